@@ -1,0 +1,65 @@
+import type { Sql } from '@shiplog/db/client'
+import { Elysia } from 'elysia'
+import type { DeploymentQueue } from './enqueue/deployment-queue.ts'
+import type { BodyLimits } from './lib/json-body.ts'
+import { deploymentRoutes } from './modules/deployments/index.ts'
+import { healthRoutes } from './modules/health/index.ts'
+import type { Readiness } from './modules/health/readiness.ts'
+import { auth, type ClientAddress } from './plugins/auth/index.ts'
+import { KeyStore } from './plugins/auth/key-store.ts'
+import { problemDetails } from './plugins/problem/index.ts'
+import { AddressLimiter } from './plugins/rate-limit/address-limiter.ts'
+import { rateLimit } from './plugins/rate-limit/index.ts'
+import { LeasedRateLimiter, postgresLeases } from './plugins/rate-limit/leased-limiter.ts'
+import type { BucketShape } from './plugins/rate-limit/token-bucket.ts'
+import { type LogLine, requestLog } from './plugins/request-log/index.ts'
+
+/** Everything the HTTP app needs, built by `main.ts` (or a test). */
+export interface AppDeps {
+  sql: Sql
+  queue: DeploymentQueue
+  readiness: Readiness
+  rateLimit: BucketShape
+  unauthenticatedRateLimit: BucketShape
+  bodyLimits: BodyLimits
+  clientAddress: ClientAddress
+  log: LogLine
+  logRequests: boolean
+}
+
+/** The Shiplog HTTP API: where a request enters, is checked, and is queued. */
+export function createApp(deps: AppDeps) {
+  const reportUnexpected = (error: unknown) =>
+    deps.log({
+      level: 'error',
+      msg: 'unexpected error',
+      error: String((error as Error)?.stack ?? error),
+    })
+  const keys = new KeyStore(deps.sql, reportUnexpected)
+  const authenticated = auth(
+    keys,
+    new AddressLimiter(deps.unauthenticatedRateLimit),
+    deps.clientAddress,
+  )
+  const limited = rateLimit(
+    authenticated,
+    new LeasedRateLimiter(postgresLeases(deps.sql)),
+    deps.rateLimit,
+  )
+  return new Elysia()
+    .use(requestLog(deps.logRequests ? deps.log : () => {}))
+    .use(problemDetails(reportUnexpected))
+    .use(healthRoutes(deps.readiness))
+    .use(
+      deploymentRoutes({
+        sql: deps.sql,
+        queue: deps.queue,
+        authenticated,
+        limited,
+        bodyLimits: deps.bodyLimits,
+      }),
+    )
+}
+
+/** The app's type, for tests and for Eden clients. */
+export type App = ReturnType<typeof createApp>

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto'
+import type { Sql } from '@shiplog/db/client'
+import {
+  claimIdempotencyKeys,
+  type IdempotencyClaim,
+  idempotencyClaimId,
+} from '@shiplog/db/queries/idempotency-keys'
+import { DEPLOYMENTS_QUEUE, inTransaction, type PgBoss } from '@shiplog/db/queue'
+import type { DeploymentFields, DeploymentJob } from '@shiplog/schema'
+import { uuidv7 } from '../lib/uuidv7.ts'
+import { GroupCommit, type GroupCommitOptions } from './group-commit.ts'
+
+/** A validated deployment the API has decided to accept. */
+export interface AcceptedDeployment {
+  workspaceId: string
+  fields: DeploymentFields
+  receivedAt: Date
+  idempotencyKey?: string
+}
+
+/** What became of it once its commit returned. */
+export type EnqueueOutcome =
+  | { kind: 'queued'; id: string }
+  /** A repeat of an earlier request with the same Idempotency-Key and body: nothing new queued. */
+  | { kind: 'replayed'; id: string }
+  /** The Idempotency-Key was already used with a different body. */
+  | { kind: 'conflict' }
+
+function fingerprint(fields: DeploymentFields): Buffer {
+  // The validator emits fields in schema order, so equal requests serialise identically.
+  return createHash('sha256').update(JSON.stringify(fields)).digest()
+}
+
+function toJob(item: AcceptedDeployment, id: string): DeploymentJob {
+  const receivedAt = item.receivedAt.toISOString()
+  return {
+    id,
+    workspaceId: item.workspaceId,
+    receivedAt,
+    deployment: { ...item.fields, deployedAt: item.fields.deployedAt ?? receivedAt },
+  }
+}
+
+/**
+ * Puts accepted deployments on the pg-boss queue with group commit: requests that arrive together
+ * share one transaction holding their Idempotency-Key claims and their jobs. A caller's promise
+ * resolves only after that transaction committed; if it fails, every caller in it is rejected.
+ */
+export class DeploymentQueue {
+  private readonly group: GroupCommit<AcceptedDeployment, EnqueueOutcome>
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly boss: PgBoss,
+    options: GroupCommitOptions,
+  ) {
+    this.group = new GroupCommit((items) => this.commit(items), options)
+  }
+
+  /** Resolves once the deployment is durably queued (or recognised as a repeat). */
+  enqueue(item: AcceptedDeployment): Promise<EnqueueOutcome> {
+    return this.group.submit(item)
+  }
+
+  /** Resolves when every accepted request has its answer (for shutdown). */
+  whenIdle(): Promise<void> {
+    return this.group.whenIdle()
+  }
+
+  /** Requests waiting for a commit and commits in flight. */
+  get depth() {
+    return this.group.depth
+  }
+
+  private async commit(items: AcceptedDeployment[]): Promise<EnqueueOutcome[]> {
+    const ids = items.map((item) => uuidv7(item.receivedAt.getTime()))
+    const fingerprints = items.map((item) =>
+      item.idempotencyKey ? fingerprint(item.fields) : undefined,
+    )
+    return this.sql.begin(async (tx) => {
+      const claims = new Map<string, IdempotencyClaim>()
+      items.forEach((item, index) => {
+        if (!item.idempotencyKey) return
+        const claimId = idempotencyClaimId(item.workspaceId, item.idempotencyKey)
+        if (!claims.has(claimId)) {
+          claims.set(claimId, {
+            workspaceId: item.workspaceId,
+            key: item.idempotencyKey,
+            fingerprint: fingerprints[index] as Buffer,
+            deploymentId: ids[index] as string,
+          })
+        }
+      })
+      const holders = await claimIdempotencyKeys(tx, [...claims.values()])
+      const outcomes = items.map((item, index): EnqueueOutcome => {
+        const id = ids[index] as string
+        if (!item.idempotencyKey) return { kind: 'queued', id }
+        const holder = holders.get(idempotencyClaimId(item.workspaceId, item.idempotencyKey))
+        if (!holder) throw new Error('an idempotency claim came back without a holder')
+        if (holder.deploymentId === id) return { kind: 'queued', id }
+        return holder.fingerprint.equals(fingerprints[index] as Buffer)
+          ? { kind: 'replayed', id: holder.deploymentId }
+          : { kind: 'conflict' }
+      })
+      const jobs = items.flatMap((item, index) => {
+        const outcome = outcomes[index]
+        return outcome?.kind === 'queued' ? [{ id: outcome.id, data: toJob(item, outcome.id) }] : []
+      })
+      if (jobs.length > 0) {
+        await this.boss.insert(DEPLOYMENTS_QUEUE, jobs, { db: inTransaction(tx) })
+      }
+      return outcomes
+    })
+  }
+}

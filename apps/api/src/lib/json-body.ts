@@ -1,0 +1,82 @@
+import { problems } from '../plugins/problem/index.ts'
+
+/** Limits for reading a request body. */
+export interface BodyLimits {
+  maxBytes: number
+  /** A body must arrive within this time; a client trickling bytes cannot hold a request open. */
+  timeoutMs: number
+}
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i
+
+function notJson(message: string) {
+  return problems.validation(
+    [{ field: 'body', message }],
+    'The request body must be a JSON object with the deployment fields.',
+  )
+}
+
+/**
+ * Reads and parses a JSON request body without ever holding more than `maxBytes` of it: 413 for
+ * a larger body, 408 for one that does not arrive in time, 422 for anything that is not JSON.
+ */
+export async function readJsonBody(request: Request, limits: BodyLimits): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN)
+  if (declared > limits.maxBytes) throw problems.bodyTooLarge(limits.maxBytes)
+  const contentType = request.headers.get('content-type') ?? ''
+  if (!JSON_TYPE.test(contentType)) {
+    throw notJson(
+      `must be sent with Content-Type: application/json (got "${contentType || 'none'}")`,
+    )
+  }
+  const bytes = await readBounded(request, limits)
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw notJson('is not valid UTF-8')
+  }
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    // Deeply nested input can overflow the parser's stack; that is still just bad JSON.
+    const reason = error instanceof SyntaxError ? error.message : 'nesting is too deep'
+    throw notJson(`is not valid JSON (${reason})`)
+  }
+}
+
+async function readBounded(request: Request, limits: BodyLimits): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array()
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(problems.bodyTimeout(Math.round(limits.timeoutMs / 1000))),
+      limits.timeoutMs,
+    )
+  })
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), deadline])
+      if (done) break
+      size += value.byteLength
+      if (size > limits.maxBytes) throw problems.bodyTooLarge(limits.maxBytes)
+      chunks.push(value)
+    }
+  } catch (error) {
+    reader.cancel().catch(() => {})
+    throw error
+  } finally {
+    clearTimeout(timer)
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array
+  const joined = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    joined.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return joined
+}

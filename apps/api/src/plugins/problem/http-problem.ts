@@ -1,0 +1,70 @@
+import type { FieldError, Problem } from '@shiplog/schema'
+
+/** An error that becomes an RFC 9457 problem response: thrown anywhere, rendered in one place. */
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly slug: string,
+    readonly title: string,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail)
+  }
+
+  /** The JSON body; `type` is a relative reference documented in the README. */
+  toBody(): Problem {
+    const body: Problem = {
+      type: `/problems/${this.slug}`,
+      title: this.title,
+      status: this.status,
+      detail: this.detail,
+    }
+    if (this.errors) body.errors = this.errors
+    return body
+  }
+}
+
+/** The problems the API answers with, each with a detail that says what to do. */
+export const problems = {
+  unauthorized: (detail: string) =>
+    new HttpProblem(401, 'unauthorized', 'Unauthorized', detail, undefined, {
+      'WWW-Authenticate': 'Bearer realm="shiplog"',
+    }),
+  rateLimited: (retryAfterSeconds: number, detail: string) =>
+    new HttpProblem(429, 'rate-limited', 'Too Many Requests', detail, undefined, {
+      'Retry-After': String(retryAfterSeconds),
+    }),
+  validation: (errors: FieldError[], detail?: string) =>
+    new HttpProblem(
+      422,
+      'validation-failed',
+      'Validation failed',
+      detail ??
+        `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}: ` +
+          'fix every one listed in errors and send it again.',
+      errors,
+    ),
+  bodyTooLarge: (maxBytes: number) =>
+    new HttpProblem(
+      413,
+      'body-too-large',
+      'Content Too Large',
+      `The request body is larger than ${maxBytes} bytes; a deployment fits in far less.`,
+    ),
+  bodyTimeout: (seconds: number) =>
+    new HttpProblem(
+      408,
+      'body-timeout',
+      'Request Timeout',
+      `The request body did not arrive within ${seconds} seconds; send it in one go.`,
+      undefined,
+      { Connection: 'close' },
+    ),
+  unavailable: (detail: string, retryAfterSeconds = 2) =>
+    new HttpProblem(503, 'unavailable', 'Service Unavailable', detail, undefined, {
+      'Retry-After': String(retryAfterSeconds),
+    }),
+  notFound: (detail: string) => new HttpProblem(404, 'not-found', 'Not Found', detail),
+}

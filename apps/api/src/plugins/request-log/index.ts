@@ -1,0 +1,55 @@
+import { Elysia } from 'elysia'
+import { uuidv7 } from '../../lib/uuidv7.ts'
+
+/** Where log lines go: one JSON object per line. */
+export type LogLine = (line: Record<string, unknown>) => void
+
+interface RequestInfo {
+  id: string
+  startedAt: number
+  workspace?: string
+}
+
+const requests = new WeakMap<Request, RequestInfo>()
+const REQUEST_ID = /^[\w.:-]{1,128}$/
+
+/** Lets later stages (auth) add what they learned to the request's log line. */
+export function annotateRequest(request: Request, fields: { workspace: string }): void {
+  const info = requests.get(request)
+  if (info) info.workspace = fields.workspace
+}
+
+function statusOf(responseValue: unknown, status: unknown): number {
+  if (responseValue instanceof Response) return responseValue.status
+  return typeof status === 'number' ? status : 200
+}
+
+/**
+ * Gives every request an id (the caller's `X-Request-Id` when it is sane) echoed in the response,
+ * and writes one JSON line per request: method, path, status, duration, workspace, request id.
+ * Never the Authorization header, the body or the query string (keys must not reach logs).
+ */
+export function requestLog(write: LogLine) {
+  return new Elysia({ name: 'request-log' })
+    .onRequest(({ request, set }) => {
+      const offered = request.headers.get('x-request-id')
+      const id = offered && REQUEST_ID.test(offered) ? offered : uuidv7()
+      requests.set(request, { id, startedAt: performance.now() })
+      set.headers['x-request-id'] = id
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, path, set, responseValue }) => {
+      const info = requests.get(request)
+      if (!info) return
+      write({
+        time: new Date().toISOString(),
+        level: 'info',
+        msg: 'request',
+        method: request.method,
+        path,
+        status: statusOf(responseValue, set.status),
+        durationMs: Math.round((performance.now() - info.startedAt) * 100) / 100,
+        workspace: info.workspace ?? null,
+        requestId: info.id,
+      })
+    })
+}

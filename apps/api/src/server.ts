@@ -1,0 +1,77 @@
+import { createSql } from '@shiplog/db/client'
+import { createBoss } from '@shiplog/db/queue'
+import { createApp } from './app.ts'
+import { DeploymentQueue } from './enqueue/deployment-queue.ts'
+import type { ApiEnv } from './env.ts'
+import { clientAddressFrom } from './lib/client-address.ts'
+import { logLine } from './lib/log.ts'
+import { Readiness } from './modules/health/readiness.ts'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The API wired to its Postgres and queue; `main.ts` serves it, tests call `app.handle`. */
+export function createApiServer(env: ApiEnv, log = logLine) {
+  const sql = createSql(env.DATABASE_URL, {
+    applicationName: 'shiplog-api',
+    maxConnections: env.DATABASE_POOL_SIZE,
+    statementTimeoutMs: 10_000,
+  })
+  const boss = createBoss(env.DATABASE_URL, 'producer', 'shiplog-api-queue')
+  let bossReady = false
+  boss.on('error', (error) => log({ level: 'error', msg: 'queue error', error: String(error) }))
+  const queue = new DeploymentQueue(sql, boss, {
+    maxBatchSize: env.ENQUEUE_BATCH_SIZE,
+    maxWaitMs: env.ENQUEUE_BATCH_WAIT_MS,
+    maxInFlight: env.ENQUEUE_MAX_IN_FLIGHT,
+  })
+  const readiness = new Readiness(sql, () => (bossReady ? undefined : 'queue not started'))
+  const app = createApp({
+    sql,
+    queue,
+    readiness,
+    rateLimit: {
+      capacity: env.RATE_LIMIT_BURST ?? env.RATE_LIMIT_PER_MINUTE,
+      perMinute: env.RATE_LIMIT_PER_MINUTE,
+    },
+    unauthenticatedRateLimit: {
+      capacity: env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
+      perMinute: env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
+    },
+    bodyLimits: { maxBytes: env.BODY_MAX_BYTES, timeoutMs: env.BODY_TIMEOUT_MS },
+    clientAddress: clientAddressFrom(env.CLIENT_IP_HEADER),
+    log,
+    logRequests: env.LOG_REQUESTS,
+  })
+
+  let stopping = false
+
+  /** Starts the queue producer, retrying while Postgres is unreachable or not yet migrated. */
+  async function start(): Promise<void> {
+    for (let attempt = 1; !stopping; attempt++) {
+      try {
+        await boss.start()
+        bossReady = true
+        return
+      } catch (error) {
+        log({ level: 'warn', msg: 'queue not ready, retrying', attempt, error: String(error) })
+        await sleep(Math.min(5_000, 250 * attempt))
+      }
+    }
+  }
+
+  /**
+   * Graceful stop: fail readiness, keep serving for `SHUTDOWN_DELAY_MS` while load balancers
+   * notice, stop accepting, let in-flight requests get their commits, then close Postgres.
+   */
+  async function shutdown(stopListening: () => Promise<void>): Promise<void> {
+    stopping = true
+    readiness.markShuttingDown()
+    await sleep(env.SHUTDOWN_DELAY_MS)
+    await stopListening()
+    await queue.whenIdle()
+    await boss.stop({ graceful: false, close: true }).catch(() => {})
+    await sql.end({ timeout: 5 })
+  }
+
+  return { app, sql, boss, queue, readiness, start, shutdown }
+}

@@ -1,0 +1,107 @@
+import type { Sql } from '@shiplog/db/client'
+import { createSql } from '@shiplog/db/client'
+import { issueApiKey } from '@shiplog/db/issue-api-key'
+import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
+import { loadWorkerEnv } from '@shiplog/worker/env'
+import { createWorker } from '@shiplog/worker/worker'
+import { loadApiEnv } from '../src/env.ts'
+import { createApiServer } from '../src/server.ts'
+
+/** A deployment body that passes validation; override fields per test. */
+export function validDeployment(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    repositoryFullName: 'acme/shop',
+    environment: 'production',
+    app: 'checkout',
+    version: '1.2.3',
+    commitHash: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
+    ...overrides,
+  }
+}
+
+/** What a test sends besides the body. */
+export interface SendOptions {
+  key?: string | null
+  headers?: Record<string, string>
+  rawBody?: BodyInit
+}
+
+/**
+ * The API and the worker against a fresh database of their own. The worker does not poll by
+ * itself: `drain()` runs it until the queue is empty, so tests wait for work, never for time.
+ */
+export async function startHarness(apiEnv: Record<string, string> = {}) {
+  const database: TestDatabase = await createTestDatabase()
+  const logs: Record<string, unknown>[] = []
+  const api = createApiServer(
+    loadApiEnv({ DATABASE_URL: database.url, ...apiEnv }),
+    (line) => void logs.push(line),
+  )
+  await api.start()
+  const worker = createWorker(
+    loadWorkerEnv({ DATABASE_URL: database.url, WORKER_CONCURRENCY: '1' }),
+    (line) => void logs.push(line),
+  )
+  await worker.boss.start()
+  const sql: Sql = createSql(database.url, { applicationName: 'shiplog-test', maxConnections: 4 })
+  const defaultKey = (await issueApiKey(sql, { workspace: 'acme', name: 'ci' })).key
+
+  async function request(
+    method: string,
+    path: string,
+    options: SendOptions & { body?: unknown } = {},
+  ) {
+    const headers = new Headers(options.headers)
+    const key = options.key === undefined ? defaultKey : options.key
+    if (key !== null) headers.set('authorization', `Bearer ${key}`)
+    let body: BodyInit | undefined = options.rawBody
+    if (body === undefined && options.body !== undefined) {
+      body = JSON.stringify(options.body)
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+    }
+    return api.app.handle(new Request(`http://shiplog.test${path}`, { method, headers, body }))
+  }
+
+  return {
+    api,
+    worker,
+    sql,
+    logs,
+    defaultKey,
+    /** Issues another key, in the default workspace unless told otherwise. */
+    async createKey(options: { workspace?: string; rateLimitPerMinute?: number } = {}) {
+      return issueApiKey(sql, { workspace: options.workspace ?? 'acme', name: 'test', ...options })
+    },
+    /** `POST /v1/deployments`. */
+    post(body: unknown, options: SendOptions = {}) {
+      return request('POST', '/v1/deployments', { ...options, body })
+    },
+    /** `GET` any path with the default key. */
+    get(path: string, options: SendOptions = {}) {
+      return request('GET', path, options)
+    },
+    /** Runs the worker until the queue has nothing ready; returns how many jobs it handled. */
+    async drain(): Promise<number> {
+      let total = 0
+      for (;;) {
+        const fetched = await worker.consumer.runOnce()
+        if (fetched === 0) return total
+        total += fetched
+      }
+    },
+    /** Recorded deployment rows of the database, for assertions. */
+    async deploymentCount(): Promise<number> {
+      const [row] = await sql<{ count: number }[]>`select count(*)::int as count from deployments`
+      return row?.count ?? 0
+    },
+    async close() {
+      await api.shutdown(async () => {})
+      await worker.stop()
+      await sql.end()
+      await database.drop()
+    },
+  }
+}
+
+/** The harness type, for tests that share one across `beforeAll`. */
+export type Harness = Awaited<ReturnType<typeof startHarness>>

@@ -1,0 +1,94 @@
+import type { Sql } from '@shiplog/db/client'
+import { inTransaction, type PgBoss } from '@shiplog/db/queue'
+import { type FetchedJob, handleDeployments, QUEUE } from './jobs/deployments.ts'
+
+/** How the consumer polls. */
+export interface ConsumerOptions {
+  batchSize: number
+  concurrency: number
+  pollIntervalMs: number
+}
+
+/** What a consumer reports as it works (logs, metrics, tests). */
+export interface ConsumerEvents {
+  batch(outcome: { fetched: number; recorded: number; failed: number }): void
+  error(error: unknown): void
+}
+
+/**
+ * Drains the deployments queue. Each batch is one Postgres transaction: fetch (which locks the
+ * jobs), record, complete or fail. A crash or cut connection anywhere rolls all of it back and the
+ * jobs are fetched again, so every job is recorded exactly once.
+ */
+export class QueueConsumer {
+  private stopping = false
+  private loops: Promise<void>[] = []
+  private wake: (() => void)[] = []
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly boss: PgBoss,
+    private readonly options: ConsumerOptions,
+    private readonly events: ConsumerEvents,
+  ) {}
+
+  /** Starts the polling loops. */
+  start(): void {
+    for (let index = 0; index < this.options.concurrency; index++) this.loops.push(this.loop())
+  }
+
+  /** Stops fetching and resolves once every batch in hand has committed or rolled back. */
+  async stop(): Promise<void> {
+    this.stopping = true
+    for (const wake of this.wake.splice(0)) wake()
+    await Promise.all(this.loops)
+  }
+
+  /** Processes one batch now; resolves with how many jobs it fetched. */
+  async runOnce(): Promise<number> {
+    return this.sql.begin(async (tx) => {
+      const db = inTransaction(tx)
+      const jobs = (await this.boss.fetch(QUEUE, {
+        batchSize: this.options.batchSize,
+        includeMetadata: true,
+        db,
+      })) as FetchedJob[]
+      if (jobs.length === 0) return 0
+      const { recorded, failed } = await handleDeployments(tx, jobs)
+      const claim = (job: FetchedJob) => ({ id: job.id, retryCount: job.retryCount })
+      if (recorded.length > 0) await this.boss.complete(QUEUE, recorded.map(claim), null, { db })
+      for (const { job, reason } of failed) {
+        await this.boss.fail(QUEUE, [claim(job)], { message: reason }, { db })
+      }
+      this.events.batch({ fetched: jobs.length, recorded: recorded.length, failed: failed.length })
+      return jobs.length
+    })
+  }
+
+  private async loop(): Promise<void> {
+    let consecutiveErrors = 0
+    while (!this.stopping) {
+      try {
+        const fetched = await this.runOnce()
+        consecutiveErrors = 0
+        if (fetched < this.options.batchSize) await this.pause(this.options.pollIntervalMs)
+      } catch (error) {
+        consecutiveErrors++
+        this.events.error(error)
+        await this.pause(Math.min(10_000, 100 * 2 ** consecutiveErrors))
+      }
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve()
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms)
+      function done() {
+        clearTimeout(timer)
+        resolve()
+      }
+      this.wake.push(done)
+    })
+  }
+}

@@ -1,0 +1,20 @@
+import { parseEnv } from '@shiplog/schema/env'
+import { type Static, Type } from '@sinclair/typebox'
+
+/** Every setting of the worker, read from environment variables and nowhere else. */
+export const WorkerEnv = Type.Object({
+  DATABASE_URL: Type.String({
+    pattern: '^postgres(ql)?://',
+    description: 'Postgres URL, e.g. postgres://user:pass@host:5432/shiplog',
+  }),
+  WORKER_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 5000, default: 500 }),
+  WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 32, default: 2 }),
+  WORKER_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 200 }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 20_000 }),
+})
+export type WorkerEnv = Static<typeof WorkerEnv>
+
+/** Reads and validates the worker's configuration; throws naming every bad variable. */
+export function loadWorkerEnv(source: Record<string, string | undefined>): WorkerEnv {
+  return parseEnv(WorkerEnv, source)
+}

@@ -1,0 +1,81 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import type { Sql } from './client.ts'
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url))
+const FILE_NAME = /^(\d{4})_[a-z0-9_]+\.sql$/
+
+// Arbitrary but fixed: every replica that starts at once queues on this one lock.
+const MIGRATION_LOCK = 7_338_241_002
+
+/** One numbered `.sql` file under `packages/db/migrations`. */
+export interface Migration {
+  version: number
+  name: string
+  path: string
+}
+
+/** Reads the migration files in order, refusing gaps or duplicates in the numbering. */
+export async function listMigrations(): Promise<Migration[]> {
+  const names = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort()
+  return names.map((name, index) => {
+    const match = FILE_NAME.exec(name)
+    if (!match) {
+      throw new Error(`Migration file ${name} must be named NNNN_description.sql (lower case)`)
+    }
+    const version = Number(match[1])
+    if (version !== index + 1) {
+      throw new Error(
+        `Migration ${name} should be number ${String(index + 1).padStart(4, '0')}: ` +
+          'migrations are numbered without gaps or repeats',
+      )
+    }
+    return { version, name, path: `${MIGRATIONS_DIR}${name}` }
+  })
+}
+
+/** The newest migration this build knows about; `/readyz` compares the database against it. */
+export async function latestMigrationVersion(): Promise<number> {
+  return (await listMigrations()).length
+}
+
+/** The newest migration applied to the database, 0 when none (or the table is missing). */
+export async function appliedMigrationVersion(sql: Sql): Promise<number> {
+  const [row] = await sql<{ version: number | null }[]>`
+    select case when to_regclass('shiplog_migrations') is null then 0
+                else (select coalesce(max(version), 0) from shiplog_migrations) end as version`
+  return row?.version ?? 0
+}
+
+/**
+ * Applies pending migrations in order, all in one transaction with their records, under an
+ * advisory lock so replicas starting together apply each migration exactly once.
+ */
+export async function migrate(sql: Sql): Promise<Migration[]> {
+  const migrations = await listMigrations()
+  const applied: Migration[] = []
+  await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`
+    await tx`
+      create table if not exists shiplog_migrations (
+        version integer primary key,
+        name text not null,
+        applied_at timestamptz not null default now()
+      )`
+    const [row] = await tx<{ version: number }[]>`
+      select coalesce(max(version), 0)::int as version from shiplog_migrations`
+    const current = row?.version ?? 0
+    if (current > migrations.length) {
+      throw new Error(
+        `The database is at migration ${current} but this build only knows ${migrations.length}: ` +
+          'deploy the newer build, or restore a matching database',
+      )
+    }
+    for (const migration of migrations.slice(current)) {
+      await tx.unsafe(await readFile(migration.path, 'utf8'))
+      await tx`insert into shiplog_migrations ${tx({ version: migration.version, name: migration.name })}`
+      applied.push(migration)
+    }
+  })
+  return applied
+}

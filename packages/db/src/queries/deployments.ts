@@ -1,0 +1,68 @@
+import type { DeploymentRecord } from '@shiplog/schema'
+import type { Sql } from '../client.ts'
+
+/** Where a page of deployments starts: strictly older than this `deployedAt` (µs) and id. */
+export interface DeploymentCursor {
+  deployedAtMicros: bigint
+  id: string
+}
+
+/** Which recorded deployments of a workspace to list, newest `deployedAt` first. */
+export interface DeploymentQuery {
+  workspaceId: string
+  appKey?: string
+  environmentKey?: string
+  limit: number
+  after?: DeploymentCursor
+}
+
+/** One page of recorded deployments and the cursor of the next page. */
+export interface DeploymentRows {
+  records: DeploymentRecord[]
+  next: DeploymentCursor | null
+}
+
+interface Row extends Omit<DeploymentRecord, 'deployedAt' | 'receivedAt' | 'recordedAt'> {
+  deployedAt: Date
+  receivedAt: Date
+  recordedAt: Date
+  deployedAtMicros: string
+}
+
+/** Lists a workspace's recorded deployments with keyset pagination. */
+export async function listDeployments(sql: Sql, query: DeploymentQuery): Promise<DeploymentRows> {
+  const rows = await sql<Row[]>`
+    select d.id, r.full_name as "repositoryFullName", e.name as environment, a.name as app,
+           d.version, d.commit_hash as "commitHash", d.description, d.author,
+           d.deployed_at as "deployedAt", d.monorepo_path as "monorepoPath",
+           d.received_at as "receivedAt", d.recorded_at as "recordedAt",
+           ((extract(epoch from d.deployed_at) * 1000000)::bigint)::text as "deployedAtMicros"
+      from deployments d
+      join applications a on a.id = d.application_id
+      join repositories r on r.id = a.repository_id
+      join environments e on e.id = d.environment_id
+     where d.workspace_id = ${query.workspaceId}
+       ${query.appKey === undefined ? sql`` : sql`and a.name_key = ${query.appKey}`}
+       ${query.environmentKey === undefined ? sql`` : sql`and e.name_key = ${query.environmentKey}`}
+       ${
+         query.after === undefined
+           ? sql``
+           : sql`and (d.deployed_at, d.id) < (timestamptz 'epoch' + ${String(query.after.deployedAtMicros)}::bigint * interval '1 microsecond', ${query.after.id}::uuid)`
+       }
+     order by d.deployed_at desc, d.id desc
+     limit ${query.limit + 1}`
+  const page = rows.slice(0, query.limit)
+  const last = page.at(-1)
+  return {
+    records: page.map(({ deployedAtMicros: _, ...row }) => ({
+      ...row,
+      deployedAt: row.deployedAt.toISOString(),
+      receivedAt: row.receivedAt.toISOString(),
+      recordedAt: row.recordedAt.toISOString(),
+    })),
+    next:
+      rows.length > query.limit && last
+        ? { deployedAtMicros: BigInt(last.deployedAtMicros), id: last.id }
+        : null,
+  }
+}

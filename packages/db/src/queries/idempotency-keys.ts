@@ -1,0 +1,73 @@
+import type { Sql, Tx } from '../client.ts'
+
+/** An `Idempotency-Key` a request wants to claim for the deployment it carries. */
+export interface IdempotencyClaim {
+  workspaceId: string
+  key: string
+  fingerprint: Buffer
+  deploymentId: string
+}
+
+/** The request that holds a key: it may be this claim or an earlier one. */
+export interface IdempotencyHolder {
+  fingerprint: Buffer
+  deploymentId: string
+}
+
+const claimId = (workspaceId: string, key: string) => `${workspaceId}\u0000${key}`
+
+/**
+ * Claims keys for 24 hours inside the enqueue transaction (distinct keys per call). A key whose
+ * claim has expired is taken over. Returns, for every key, the holder: the claim itself when it
+ * won, else the live earlier one.
+ */
+export async function claimIdempotencyKeys(
+  tx: Tx,
+  claims: IdempotencyClaim[],
+): Promise<Map<string, IdempotencyHolder>> {
+  const holders = new Map<string, IdempotencyHolder>()
+  if (claims.length === 0) return holders
+  const won = await tx<{ workspace_id: string; key: string }[]>`
+    insert into idempotency_keys (workspace_id, key, fingerprint, deployment_id, expires_at)
+    select w, k, f, d, now() + interval '24 hours' from unnest(
+      ${claims.map((c) => c.workspaceId)}::bigint[],
+      ${claims.map((c) => c.key)}::text[],
+      ${claims.map((c) => c.fingerprint)}::bytea[],
+      ${claims.map((c) => c.deploymentId)}::uuid[]) as u(w, k, f, d)
+    on conflict (workspace_id, key) do update set
+      fingerprint = excluded.fingerprint, deployment_id = excluded.deployment_id,
+      expires_at = excluded.expires_at
+      where idempotency_keys.expires_at <= now()
+    returning workspace_id::text, key`
+  const wonIds = new Set(won.map((row) => claimId(row.workspace_id, row.key)))
+  const lost = claims.filter((c) => !wonIds.has(claimId(c.workspaceId, c.key)))
+  for (const claim of claims) {
+    if (wonIds.has(claimId(claim.workspaceId, claim.key))) {
+      holders.set(claimId(claim.workspaceId, claim.key), claim)
+    }
+  }
+  if (lost.length > 0) {
+    const earlier = await tx<
+      { workspace_id: string; key: string; fingerprint: Buffer; deployment_id: string }[]
+    >`
+      select workspace_id::text, key, fingerprint, deployment_id from idempotency_keys
+       where (workspace_id, key) in (select * from unnest(
+         ${lost.map((c) => c.workspaceId)}::bigint[], ${lost.map((c) => c.key)}::text[]))`
+    for (const row of earlier) {
+      holders.set(claimId(row.workspace_id, row.key), {
+        fingerprint: row.fingerprint,
+        deploymentId: row.deployment_id,
+      })
+    }
+  }
+  return holders
+}
+
+/** The map key `claimIdempotencyKeys` uses for a workspace's key. */
+export { claimId as idempotencyClaimId }
+
+/** Deletes expired claims; returns how many. */
+export async function deleteExpiredIdempotencyKeys(sql: Sql): Promise<number> {
+  const rows = await sql`delete from idempotency_keys where expires_at <= now() returning 1`
+  return rows.length
+}

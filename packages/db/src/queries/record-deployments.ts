@@ -1,0 +1,115 @@
+import { type DeploymentJob, nameKey } from '@shiplog/schema'
+import type { Tx } from '../client.ts'
+
+type Row = Record<string, string>
+
+// Sorting the keys gives every concurrent batch the same lock order, so two workers creating the
+// same new names cannot deadlock.
+function distinctSorted<T>(items: T[], keyOf: (item: T) => string): T[] {
+  const byKey = new Map<string, T>()
+  for (const item of items) if (!byKey.has(keyOf(item))) byKey.set(keyOf(item), item)
+  return [...byKey.keys()].sort().map((key) => byKey.get(key) as T)
+}
+
+const repositoryKey = (job: DeploymentJob) =>
+  `${job.workspaceId}\u0000${nameKey(job.deployment.repositoryFullName)}`
+const environmentKey = (job: DeploymentJob) =>
+  `${job.workspaceId}\u0000${nameKey(job.deployment.environment)}`
+
+/**
+ * Records a batch of deployment jobs with set-based SQL inside the caller's transaction:
+ * repositories, environments and applications are created if absent (`on conflict`, so concurrent
+ * first deployments of one new app create one app), then the deployments are inserted, skipping
+ * any already recorded. Returns how many deployment rows were new.
+ */
+export async function recordDeployments(tx: Tx, jobs: DeploymentJob[]): Promise<number> {
+  if (jobs.length === 0) return 0
+
+  const repositories = distinctSorted(jobs, repositoryKey)
+  const repositoryRows = await tx<Row[]>`
+    insert into repositories (workspace_id, full_name, full_name_key)
+    select * from unnest(
+      ${repositories.map((job) => job.workspaceId)}::bigint[],
+      ${repositories.map((job) => job.deployment.repositoryFullName)}::text[],
+      ${repositories.map((job) => nameKey(job.deployment.repositoryFullName))}::text[])
+    on conflict (workspace_id, full_name_key) do update set full_name = repositories.full_name
+    returning id::text, workspace_id::text, full_name_key`
+  const repositoryIds = new Map(
+    repositoryRows.map((row) => [
+      `${row.workspace_id}\u0000${row.full_name_key}`,
+      row.id as string,
+    ]),
+  )
+  const repositoryIdOf = (job: DeploymentJob) => repositoryIds.get(repositoryKey(job)) as string
+
+  const environments = distinctSorted(jobs, environmentKey)
+  const environmentRows = await tx<Row[]>`
+    insert into environments (workspace_id, name, name_key)
+    select * from unnest(
+      ${environments.map((job) => job.workspaceId)}::bigint[],
+      ${environments.map((job) => job.deployment.environment)}::text[],
+      ${environments.map((job) => nameKey(job.deployment.environment))}::text[])
+    on conflict (workspace_id, name_key) do update set name = environments.name
+    returning id::text, workspace_id::text, name_key`
+  const environmentIds = new Map(
+    environmentRows.map((row) => [`${row.workspace_id}\u0000${row.name_key}`, row.id as string]),
+  )
+
+  const applicationKey = (job: DeploymentJob) =>
+    `${job.workspaceId}\u0000${repositoryIdOf(job)}\u0000${nameKey(job.deployment.app)}`
+  // The application keeps the monorepo path of its latest deployment that named one.
+  const latestWithPath = new Map<string, DeploymentJob>()
+  for (const job of jobs) {
+    if (!job.deployment.monorepoPath) continue
+    const latest = latestWithPath.get(applicationKey(job))
+    if (
+      !latest ||
+      Date.parse(job.deployment.deployedAt) >= Date.parse(latest.deployment.deployedAt)
+    ) {
+      latestWithPath.set(applicationKey(job), job)
+    }
+  }
+  const applications = distinctSorted(jobs, applicationKey).map((first) => ({
+    first,
+    latestWithPath: latestWithPath.get(applicationKey(first)),
+  }))
+  const applicationRows = await tx<Row[]>`
+    insert into applications (workspace_id, repository_id, name, name_key, monorepo_path, monorepo_path_deployed_at)
+    select * from unnest(
+      ${applications.map(({ first }) => first.workspaceId)}::bigint[],
+      ${applications.map(({ first }) => repositoryIdOf(first))}::bigint[],
+      ${applications.map(({ first }) => first.deployment.app)}::text[],
+      ${applications.map(({ first }) => nameKey(first.deployment.app))}::text[],
+      ${applications.map(({ latestWithPath }) => latestWithPath?.deployment.monorepoPath ?? null)}::text[],
+      ${applications.map(({ latestWithPath }) => latestWithPath?.deployment.deployedAt ?? null)}::timestamptz[])
+    on conflict (workspace_id, repository_id, name_key) do update set
+      monorepo_path = case when excluded.monorepo_path_deployed_at >= coalesce(applications.monorepo_path_deployed_at, '-infinity')
+                           then excluded.monorepo_path else applications.monorepo_path end,
+      monorepo_path_deployed_at = greatest(applications.monorepo_path_deployed_at, excluded.monorepo_path_deployed_at)
+    returning id::text, workspace_id::text, repository_id::text, name_key`
+  const applicationIds = new Map(
+    applicationRows.map((row) => [
+      `${row.workspace_id}\u0000${row.repository_id}\u0000${row.name_key}`,
+      row.id as string,
+    ]),
+  )
+
+  const inserted = await tx`
+    insert into deployments (id, workspace_id, application_id, environment_id, version, commit_hash,
+                             description, author, deployed_at, monorepo_path, received_at)
+    select * from unnest(
+      ${jobs.map((job) => job.id)}::uuid[],
+      ${jobs.map((job) => job.workspaceId)}::bigint[],
+      ${jobs.map((job) => applicationIds.get(applicationKey(job)) as string)}::bigint[],
+      ${jobs.map((job) => environmentIds.get(environmentKey(job)) as string)}::bigint[],
+      ${jobs.map((job) => job.deployment.version)}::text[],
+      ${jobs.map((job) => job.deployment.commitHash)}::text[],
+      ${jobs.map((job) => job.deployment.description)}::text[],
+      ${jobs.map((job) => job.deployment.author)}::text[],
+      ${jobs.map((job) => job.deployment.deployedAt)}::timestamptz[],
+      ${jobs.map((job) => job.deployment.monorepoPath)}::text[],
+      ${jobs.map((job) => job.receivedAt)}::timestamptz[])
+    on conflict do nothing
+    returning id`
+  return inserted.length
+}

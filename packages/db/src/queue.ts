@@ -1,0 +1,82 @@
+import { type Db, PgBoss } from 'pg-boss'
+
+export type { PgBoss }
+
+import type { Tx } from './client.ts'
+
+/** The queue every accepted deployment goes through. */
+export const DEPLOYMENTS_QUEUE = 'deployments'
+
+/** Where a deployment job lands after its last failed attempt, to be listed and replayed. */
+export const DEPLOYMENTS_DEAD_LETTER_QUEUE = 'deployments-dead'
+
+/** How failed jobs are retried and how long their traces are kept. */
+export interface RetryPolicy {
+  retryLimit: number
+  retryDelaySeconds: number
+  retryDelayMaxSeconds: number
+}
+
+/** Retries with exponential backoff for about ten minutes before a job is dead-lettered. */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  retryLimit: 6,
+  retryDelaySeconds: 5,
+  retryDelayMaxSeconds: 300,
+}
+
+const DAY = 24 * 60 * 60
+
+/** What a process uses pg-boss for, which decides what pg-boss runs in it. */
+export type BossRole = 'migrate' | 'producer' | 'worker'
+
+/**
+ * Creates (without starting) the pg-boss instance of a process. Only the migration step installs
+ * pg-boss's schema; only workers run its maintenance. Producers insert through our own
+ * transactions, so their pool stays tiny.
+ */
+export function createBoss(url: string, role: BossRole, applicationName: string): PgBoss {
+  const boss = new PgBoss({
+    connectionString: url,
+    application_name: applicationName,
+    max: role === 'worker' ? 4 : 2,
+    migrate: role === 'migrate',
+    supervise: role === 'worker',
+    schedule: false,
+    persistWarnings: false,
+  })
+  return boss
+}
+
+/**
+ * Creates the deployment queues if absent and applies the retry policy to them. Safe to run from
+ * several replicas at once: pg-boss serialises queue creation under an advisory lock.
+ */
+export async function ensureQueues(boss: PgBoss, policy: RetryPolicy = DEFAULT_RETRY_POLICY) {
+  const deadLetter = { retentionSeconds: 30 * DAY, deleteAfterSeconds: 30 * DAY }
+  await boss.createQueue(DEPLOYMENTS_DEAD_LETTER_QUEUE, { partition: true, ...deadLetter })
+  await boss.updateQueue(DEPLOYMENTS_DEAD_LETTER_QUEUE, deadLetter)
+  const main = {
+    retryLimit: policy.retryLimit,
+    retryDelay: policy.retryDelaySeconds,
+    retryBackoff: true,
+    retryDelayMax: policy.retryDelayMaxSeconds,
+    expireInSeconds: 120,
+    retentionSeconds: 14 * DAY,
+    deleteAfterSeconds: DAY,
+    deadLetter: DEPLOYMENTS_DEAD_LETTER_QUEUE,
+  }
+  await boss.createQueue(DEPLOYMENTS_QUEUE, { partition: true, ...main })
+  await boss.updateQueue(DEPLOYMENTS_QUEUE, main)
+}
+
+/**
+ * Lets pg-boss run its statements inside one of our postgres.js transactions, so a job and the
+ * rows that go with it commit or roll back together.
+ */
+export function inTransaction(tx: Tx): Db {
+  return {
+    executeSql: async (text, values = []) => ({
+      rows: await tx.unsafe(text, values as never[]),
+    }),
+  }
+}
