@@ -11,7 +11,11 @@ export interface ConsumerOptions {
 
 /** What a consumer reports as it works (logs, metrics, tests). */
 export interface ConsumerEvents {
-  batch(outcome: { fetched: number; recorded: number; failed: number }): void
+  batch(outcome: {
+    fetched: number
+    recorded: number
+    failed: { id: string; reason: string }[]
+  }): void
   error(error: unknown): void
 }
 
@@ -60,7 +64,11 @@ export class QueueConsumer {
       for (const { job, reason } of failed) {
         await this.boss.fail(QUEUE, [claim(job)], { message: reason }, { db })
       }
-      this.events.batch({ fetched: jobs.length, recorded: recorded.length, failed: failed.length })
+      this.events.batch({
+        fetched: jobs.length,
+        recorded: recorded.length,
+        failed: failed.map(({ job, reason }) => ({ id: job.id, reason })),
+      })
       return jobs.length
     })
   }

@@ -26,8 +26,9 @@ export function createWorker(env: WorkerEnv, log: Log) {
       pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
     },
     {
-      batch: (outcome) => {
-        if (outcome.failed > 0) log({ level: 'warn', msg: 'jobs failed', ...outcome })
+      batch: ({ failed }) => {
+        for (const { id, reason } of failed)
+          log({ level: 'warn', msg: 'job failed', job: id, reason })
       },
       error: (error) => log({ level: 'error', msg: 'batch rolled back', error: String(error) }),
     },

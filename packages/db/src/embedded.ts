@@ -12,7 +12,8 @@ export const EMBEDDED_DATA_DIR = fileURLToPath(new URL('../../../.data/postgres'
 /** Port of the zero-config Postgres; away from 5432 so it never fights a system server. */
 export const EMBEDDED_PORT = 54329
 
-const EMBEDDED_URL = `postgres://postgres:shiplog@127.0.0.1:${EMBEDDED_PORT}/postgres`
+const SERVER_URL = `postgres://postgres:shiplog@127.0.0.1:${EMBEDDED_PORT}/postgres`
+const EMBEDDED_URL = `postgres://postgres:shiplog@127.0.0.1:${EMBEDDED_PORT}/shiplog`
 
 /** A running Postgres and how to let go of it. */
 export interface LocalPostgres {
@@ -54,6 +55,10 @@ export async function startEmbeddedPostgres(
   log: (line: string) => void = () => {},
 ): Promise<LocalPostgres> {
   if (await isReachable(EMBEDDED_URL)) return { url: EMBEDDED_URL, stop: async () => {} }
+  if (await isReachable(SERVER_URL)) {
+    await ensureShiplogDatabase()
+    return { url: EMBEDDED_URL, stop: async () => {} }
+  }
 
   const isRoot = userInfo().uid === 0
   const server = new EmbeddedPostgres({
@@ -74,13 +79,33 @@ export async function startEmbeddedPostgres(
     await server.start()
   } catch (error) {
     // Another process may have won the race to start it; use theirs.
-    if (await waitUntilReachable(EMBEDDED_URL)) return { url: EMBEDDED_URL, stop: async () => {} }
+    if (await waitUntilReachable(SERVER_URL)) {
+      await ensureShiplogDatabase()
+      return { url: EMBEDDED_URL, stop: async () => {} }
+    }
     throw new Error(
       `Could not start the embedded Postgres in ${EMBEDDED_DATA_DIR} (${String(error)}). ` +
         'Set DATABASE_URL to use another server, or remove the folder to start afresh.',
     )
   }
+  await ensureShiplogDatabase()
   return { url: EMBEDDED_URL, stop: () => server.stop() }
+}
+
+// Shiplog's data lives in its own database, not in the server's maintenance database.
+async function ensureShiplogDatabase(): Promise<void> {
+  const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} })
+  try {
+    const [exists] = await admin`select 1 from pg_database where datname = 'shiplog'`
+    if (!exists) {
+      await admin`create database shiplog`.catch((error) => {
+        // Another process created it a moment ago: that is what we wanted.
+        if (error?.code !== '42P04') throw error
+      })
+    }
+  } finally {
+    await admin.end({ timeout: 1 })
+  }
 }
 
 async function waitUntilReachable(url: string): Promise<boolean> {

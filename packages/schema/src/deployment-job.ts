@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { DeploymentFields } from './deployment.ts'
+import './formats.ts'
 
 /**
  * The payload of a queued deployment: validated fields plus what the API knew when it accepted

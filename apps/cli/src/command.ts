@@ -1,0 +1,38 @@
+import { loadCliEnv } from './env.ts'
+
+/** A mistake in how the command was called: printed with usage, exit code 2. */
+export class UsageError extends Error {}
+
+/**
+ * Runs a CLI entry point: reads configuration, maps usage errors to exit code 2 and any other
+ * failure to exit code 1, with a one-line message instead of a stack trace.
+ */
+export async function runCommand(
+  usage: string,
+  main: (args: string[], env: ReturnType<typeof loadCliEnv>) => Promise<void>,
+): Promise<void> {
+  try {
+    await main(process.argv.slice(2), loadCliEnv(process.env))
+    process.exit(0)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${usage}`)
+      process.exit(2)
+    }
+    console.error(`error: ${(error as Error).message}`)
+    process.exit(1)
+  }
+}
+
+/** Formats rows as an aligned plain-text table. */
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
+  )
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd()
+  return [line(headers), ...rows.map(line)].join('\n')
+}

@@ -1,0 +1,114 @@
+import { parseArgs } from 'node:util'
+import { issueApiKey } from '@shiplog/db/issue-api-key'
+import { findKeysByIdOrPrefix, listApiKeys, revokeApiKey } from '@shiplog/db/queries/api-keys'
+import { runCommand, table, UsageError } from './command.ts'
+import { openDatabase } from './database.ts'
+
+const USAGE = `Usage:
+  bun run keys create --workspace <slug> --name <label> [--rate-limit <per-minute>]
+  bun run keys list [--workspace <slug>]
+  bun run keys revoke <key-prefix-or-id>`
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/
+
+const when = (date: Date | null) => (date ? date.toISOString().replace(/\.\d+Z$/, 'Z') : '-')
+
+await runCommand(USAGE, async (argv, env) => {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      workspace: { type: 'string' },
+      name: { type: 'string' },
+      'rate-limit': { type: 'string' },
+    },
+  }).valueOf() as { positionals: string[]; values: Record<string, string | undefined> }
+  const [command, target] = positionals
+
+  if (command === 'create') {
+    const { workspace, name } = values
+    if (!workspace || !SLUG.test(workspace)) {
+      throw new UsageError('--workspace must be a slug: lower-case letters, digits and dashes')
+    }
+    if (!name || name.length > 255)
+      throw new UsageError('--name is required (at most 255 characters)')
+    const rateLimit = values['rate-limit']
+    const perMinute = rateLimit === undefined ? null : Number(rateLimit)
+    if (perMinute !== null && !(Number.isInteger(perMinute) && perMinute > 0)) {
+      throw new UsageError('--rate-limit must be a whole number of requests per minute')
+    }
+    const db = await openDatabase(env)
+    try {
+      const issued = await issueApiKey(db.sql, { workspace, name, rateLimitPerMinute: perMinute })
+      console.log(
+        `Created key "${name}" (id ${issued.id}, prefix ${issued.prefix}) for workspace "${workspace}"` +
+          `${issued.workspaceCreated ? ' (new workspace)' : ''}` +
+          `${perMinute ? `, limited to ${perMinute} requests a minute` : ''}.`,
+      )
+      console.log('Store it now: only its hash is kept, so it cannot be shown again.')
+      console.log(issued.key)
+    } finally {
+      await db.close()
+    }
+    return
+  }
+
+  if (command === 'list') {
+    const db = await openDatabase(env)
+    try {
+      const keys = await listApiKeys(db.sql, values.workspace)
+      if (keys.length === 0) {
+        console.log(
+          'No keys yet. Create one with: bun run keys create --workspace <slug> --name <label>',
+        )
+        return
+      }
+      console.log(
+        table(
+          ['ID', 'WORKSPACE', 'NAME', 'PREFIX', 'LIMIT/MIN', 'CREATED', 'LAST USED', 'STATUS'],
+          keys.map((key) => [
+            key.id,
+            key.workspace,
+            key.name,
+            key.prefix,
+            key.rateLimitPerMinute ? String(key.rateLimitPerMinute) : 'default',
+            when(key.createdAt),
+            when(key.lastUsedAt),
+            key.revokedAt ? `revoked ${when(key.revokedAt)}` : 'active',
+          ]),
+        ),
+      )
+    } finally {
+      await db.close()
+    }
+    return
+  }
+
+  if (command === 'revoke') {
+    if (!target || target.length < 12) {
+      throw new UsageError('revoke needs a key id or a key prefix of at least 12 characters')
+    }
+    const db = await openDatabase(env)
+    try {
+      const matches = await findKeysByIdOrPrefix(db.sql, target)
+      if (matches.length === 0) throw new Error(`no key matches "${target}"; see bun run keys list`)
+      if (matches.length > 1) {
+        throw new Error(
+          `"${target}" matches ${matches.length} keys (${matches.map((key) => key.id).join(', ')}); pass the id`,
+        )
+      }
+      const key = matches[0] as (typeof matches)[number]
+      const revoked = await revokeApiKey(db.sql, key.id)
+      console.log(
+        revoked
+          ? `Revoked key "${key.name}" (${key.prefix}) of workspace "${key.workspace}". Every API replica refuses it within 5 seconds.`
+          : `Key "${key.name}" (${key.prefix}) was already revoked.`,
+      )
+    } finally {
+      await db.close()
+    }
+    return
+  }
+
+  throw new UsageError(command ? `unknown command "${command}"` : 'missing command')
+})

