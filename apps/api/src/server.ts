@@ -19,11 +19,22 @@ export function createApiServer(env: ApiEnv, log = logLine) {
   const boss = createBoss(env.DATABASE_URL, 'producer', 'shiplog-api-queue')
   let bossReady = false
   boss.on('error', (error) => log({ level: 'error', msg: 'queue error', error: String(error) }))
-  const queue = new DeploymentQueue(sql, boss, {
-    maxBatchSize: env.ENQUEUE_BATCH_SIZE,
-    maxWaitMs: env.ENQUEUE_BATCH_WAIT_MS,
-    maxInFlight: env.ENQUEUE_MAX_IN_FLIGHT,
-  })
+  const queue = new DeploymentQueue(
+    sql,
+    boss,
+    {
+      maxBatchSize: env.ENQUEUE_BATCH_SIZE,
+      maxWaitMs: env.ENQUEUE_BATCH_WAIT_MS,
+      maxInFlight: env.ENQUEUE_MAX_IN_FLIGHT,
+    },
+    (error, batchSize) =>
+      log({
+        level: 'error',
+        msg: 'queue commit failed; answered 503',
+        batchSize,
+        error: String(error),
+      }),
+  )
   const readiness = new Readiness(sql, () => (bossReady ? undefined : 'queue not started'))
   const app = createApp({
     sql,

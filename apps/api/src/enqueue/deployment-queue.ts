@@ -53,8 +53,16 @@ export class DeploymentQueue {
     private readonly sql: Sql,
     private readonly boss: PgBoss,
     options: GroupCommitOptions,
+    private readonly onCommitError: (error: unknown, batchSize: number) => void,
   ) {
-    this.group = new GroupCommit((items) => this.commit(items), options)
+    this.group = new GroupCommit(
+      (items) =>
+        this.commit(items).catch((error) => {
+          this.onCommitError(error, items.length)
+          throw error
+        }),
+      options,
+    )
   }
 
   /** Resolves once the deployment is durably queued (or recognised as a repeat). */

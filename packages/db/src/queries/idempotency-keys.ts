@@ -29,10 +29,10 @@ export async function claimIdempotencyKeys(
   if (claims.length === 0) return holders
   const won = await tx<{ workspace_id: string; key: string }[]>`
     insert into idempotency_keys (workspace_id, key, fingerprint, deployment_id, expires_at)
-    select w, k, f, d, now() + interval '24 hours' from unnest(
+    select w, k, decode(f, 'hex'), d, now() + interval '24 hours' from unnest(
       ${claims.map((c) => c.workspaceId)}::bigint[],
       ${claims.map((c) => c.key)}::text[],
-      ${claims.map((c) => c.fingerprint)}::bytea[],
+      ${claims.map((c) => c.fingerprint.toString('hex'))}::text[],
       ${claims.map((c) => c.deploymentId)}::uuid[]) as u(w, k, f, d)
     on conflict (workspace_id, key) do update set
       fingerprint = excluded.fingerprint, deployment_id = excluded.deployment_id,

@@ -16,6 +16,10 @@ const repositoryKey = (job: DeploymentJob) =>
 const environmentKey = (job: DeploymentJob) =>
   `${job.workspaceId}\u0000${nameKey(job.deployment.environment)}`
 
+// Timestamps are bound as text and cast by Postgres: postgres.js would send a value bound to a
+// timestamptz parameter through JavaScript's Date, dropping the microseconds that tell two
+// deployments apart.
+
 /**
  * Records a batch of deployment jobs with set-based SQL inside the caller's transaction:
  * repositories, environments and applications are created if absent (`on conflict`, so concurrent
@@ -81,7 +85,7 @@ export async function recordDeployments(tx: Tx, jobs: DeploymentJob[]): Promise<
       ${applications.map(({ first }) => first.deployment.app)}::text[],
       ${applications.map(({ first }) => nameKey(first.deployment.app))}::text[],
       ${applications.map(({ latestWithPath }) => latestWithPath?.deployment.monorepoPath ?? null)}::text[],
-      ${applications.map(({ latestWithPath }) => latestWithPath?.deployment.deployedAt ?? null)}::timestamptz[])
+      (${applications.map(({ latestWithPath }) => latestWithPath?.deployment.deployedAt ?? null)}::text[])::timestamptz[])
     on conflict (workspace_id, repository_id, name_key) do update set
       monorepo_path = case when excluded.monorepo_path_deployed_at >= coalesce(applications.monorepo_path_deployed_at, '-infinity')
                            then excluded.monorepo_path else applications.monorepo_path end,
@@ -106,9 +110,9 @@ export async function recordDeployments(tx: Tx, jobs: DeploymentJob[]): Promise<
       ${jobs.map((job) => job.deployment.commitHash)}::text[],
       ${jobs.map((job) => job.deployment.description)}::text[],
       ${jobs.map((job) => job.deployment.author)}::text[],
-      ${jobs.map((job) => job.deployment.deployedAt)}::timestamptz[],
+      (${jobs.map((job) => job.deployment.deployedAt)}::text[])::timestamptz[],
       ${jobs.map((job) => job.deployment.monorepoPath)}::text[],
-      ${jobs.map((job) => job.receivedAt)}::timestamptz[])
+      (${jobs.map((job) => job.receivedAt)}::text[])::timestamptz[])
     on conflict do nothing
     returning id`
   return inserted.length

@@ -22,7 +22,7 @@ export function auth(keys: KeyStore, addresses: AddressLimiter, clientAddress: C
     const cached = key ? keys.cachedOwner(key) : undefined
     if (cached) return cached
     const address = clientAddress(request, server)
-    if (addresses.isExhausted(address)) {
+    if (addresses.isExhausted(address) && !(key && keys.wasRecentlyValid(key))) {
       throw problems.rateLimited(
         addresses.take(address).retryAfterSeconds,
         'Too many requests without a valid API key from this address; wait before retrying.',

@@ -6,6 +6,7 @@ import { findActiveKey, type KeyOwner, touchKeyLastUsed } from '@shiplog/db/quer
 export const KEY_CACHE_TTL_MS = 2_000
 const MAX_CACHED_KEYS = 10_000
 const LAST_USED_INTERVAL_MS = 60_000
+const RECENTLY_VALID_MS = 10 * 60_000
 
 interface CachedLookup {
   owner: KeyOwner | undefined
@@ -35,6 +36,16 @@ export class KeyStore {
     if (!cached?.owner || cached.expiresAt <= now) return undefined
     this.touch(cached.owner.keyId, now)
     return cached.owner
+  }
+
+  /**
+   * True when this key was valid within the last ten minutes: it may be revalidated even from an
+   * address that is flooding us with bad keys, so a CI runner behind the same NAT keeps working.
+   */
+  wasRecentlyValid(key: string): boolean {
+    if (!looksLikeApiKey(key)) return false
+    const cached = this.cache.get(hashApiKey(key).toString('base64'))
+    return cached?.owner !== undefined && cached.expiresAt + RECENTLY_VALID_MS > this.now()
   }
 
   /** The owner of a key, or undefined for a malformed, unknown or revoked key. */
