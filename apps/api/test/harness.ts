@@ -19,6 +19,20 @@ export function validDeployment(overrides: Record<string, unknown> = {}): Record
   }
 }
 
+/** Polls until `condition` holds (a row arrived, a job finished); fails after `timeoutMs`. */
+export async function waitFor(
+  condition: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
 /** What a test sends besides the body. */
 export interface SendOptions {
   key?: string | null
@@ -30,7 +44,10 @@ export interface SendOptions {
  * The API and the worker against a fresh database of their own. The worker does not poll by
  * itself: `drain()` runs it until the queue is empty, so tests wait for work, never for time.
  */
-export async function startHarness(apiEnv: Record<string, string> = {}) {
+export async function startHarness(
+  apiEnv: Record<string, string> = {},
+  workerEnv: Record<string, string> = {},
+) {
   const database: TestDatabase = await createTestDatabase()
   const logs: Record<string, unknown>[] = []
   const api = createApiServer(
@@ -39,7 +56,7 @@ export async function startHarness(apiEnv: Record<string, string> = {}) {
   )
   await api.start()
   const worker = createWorker(
-    loadWorkerEnv({ DATABASE_URL: database.url, WORKER_CONCURRENCY: '1' }),
+    loadWorkerEnv({ DATABASE_URL: database.url, WORKER_CONCURRENCY: '1', ...workerEnv }),
     (line) => void logs.push(line),
   )
   await worker.boss.start()

@@ -2,6 +2,7 @@ import type { Sql } from '@shiplog/db/client'
 import { Elysia } from 'elysia'
 import type { DeploymentQueue } from '../../enqueue/deployment-queue.ts'
 import { type BodyLimits, readJsonBody } from '../../lib/json-body.ts'
+import { parseQuery } from '../../lib/query.ts'
 import type { auth } from '../../plugins/auth/index.ts'
 import type { rateLimit } from '../../plugins/rate-limit/index.ts'
 import { ListDeploymentsQuery } from './model.ts'
@@ -40,7 +41,7 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps) {
       // Parsed by hand after auth and rate limit, so checks run in the contract's order.
       { parse: 'none' },
     )
-    .get('', ({ owner, query }) => listWorkspaceDeployments(sql, owner, query), {
-      query: ListDeploymentsQuery,
-    })
+    .get('', ({ owner, query }) =>
+      listWorkspaceDeployments(sql, owner, parseQuery(ListDeploymentsQuery, query)),
+    )
 }

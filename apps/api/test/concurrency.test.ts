@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
+
+let h: Harness
+beforeAll(async () => {
+  // One job per transaction and ten transactions at once, so first deployments race for real.
+  h = await startHarness(
+    {},
+    { WORKER_BATCH_SIZE: '1', WORKER_CONCURRENCY: '10', WORKER_POLL_INTERVAL_MS: '10' },
+  )
+})
+afterAll(() => h?.close())
+
+test('50 concurrent first deployments of a new app give one application and 50 deployments', async () => {
+  const responses = await Promise.all(
+    Array.from({ length: 50 }, (_, index) =>
+      h.post(
+        validDeployment({
+          repositoryFullName: 'acme/brand-new',
+          app: index % 2 ? 'Fresh-App' : 'fresh-app',
+          environment: index % 3 ? 'Canary' : 'canary',
+          version: `1.0.${index}`,
+        }),
+      ),
+    ),
+  )
+  expect(responses.map((response) => response.status)).toEqual(Array(50).fill(202))
+
+  h.worker.consumer.start()
+  await waitFor(async () => (await h.deploymentCount()) === 50, '50 recorded deployments')
+  const [counts] = await h.sql`
+    select (select count(*)::int from applications) as applications,
+           (select count(*)::int from environments) as environments,
+           (select count(*)::int from repositories) as repositories,
+           (select count(*)::int from deployments) as deployments`
+  expect(counts).toEqual({ applications: 1, environments: 1, repositories: 1, deployments: 50 })
+  const failed = h.logs.filter((line) => line.msg === 'job failed')
+  expect(failed).toEqual([])
+})

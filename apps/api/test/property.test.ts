@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import fc from 'fast-check'
+import { type Harness, startHarness } from './harness.ts'
+
+let h: Harness
+let key: string
+beforeAll(async () => {
+  h = await startHarness()
+  key = (await h.createKey({ workspace: 'fuzz', rateLimitPerMinute: 1_000_000 })).key
+})
+afterAll(() => h?.close())
+
+const FIELDS = [
+  'repositoryFullName',
+  'environment',
+  'app',
+  'version',
+  'commitHash',
+  'description',
+  'author',
+  'deployedAt',
+  'monorepoPath',
+]
+
+// Strings that probe every rule: any UTF-16 unit (lone surrogates included), whole code points,
+// plausible values, values around the limits, and huge ones.
+const text = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 300 }),
+  fc.constantFrom(
+    'acme/shop',
+    'a/b/c',
+    'production',
+    'a94a8fe5ccb1',
+    '2026-01-01T00:00:00Z',
+    './x/',
+  ),
+  fc.integer({ min: 250, max: 260 }).map((n) => '😀'.repeat(n)),
+  fc.integer({ min: 65, max: 75 }).map((n) => 'a'.repeat(n)),
+  fc.integer({ min: 60_000, max: 70_000 }).map((n) => 'x'.repeat(n)),
+  fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+)
+const anyValue = fc.oneof(text, fc.constant(null), fc.integer(), fc.boolean(), fc.jsonValue())
+const validShaped = fc.record({
+  repositoryFullName: fc.constantFrom('acme/shop', 'group/sub/repo', 'o/😀'),
+  environment: fc.oneof(fc.constantFrom('production', 'Production', ' staging '), text),
+  app: fc.oneof(fc.constantFrom('api', 'API', 'web'), text),
+  version: fc.oneof(fc.constant('1.0.0'), text),
+  commitHash: fc.oneof(
+    fc.constantFrom('abcdef1', 'A94A8FE5CCB19BA61C4C0873D391E987982FBBD3'),
+    text,
+  ),
+})
+
+let serial = 0
+// Every version gets a unique suffix so each accepted body is a distinct deployment and the
+// count of rows must equal the count of 202s.
+function withUniqueVersion(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body
+  const record = body as Record<string, unknown>
+  if (typeof record.version === 'string') record.version = `${record.version}~${serial++}`
+  return body
+}
+
+const body = fc.oneof(
+  validShaped.map(withUniqueVersion),
+  fc
+    .tuple(validShaped, fc.dictionary(fc.constantFrom(...FIELDS), anyValue, { maxKeys: 4 }))
+    .map(([base, overrides]) => withUniqueVersion({ ...base, ...overrides })),
+  fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS), fc.string()), anyValue).map(withUniqueVersion),
+  fc.jsonValue(),
+)
+
+const request = fc.record({
+  payload: fc.oneof(
+    { weight: 8, arbitrary: body.map((value) => JSON.stringify(value) ?? 'null') },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
+  ),
+  contentType: fc.oneof(
+    { weight: 8, arbitrary: fc.constant('application/json') },
+    { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/json; charset=utf-8', '') },
+  ),
+  idempotencyKey: fc.option(fc.string({ unit: 'binary-ascii', maxLength: 20 }), { freq: 4 }),
+})
+
+test('no body a client can send produces anything but 202, 413 or 422, and every 202 is recorded', async () => {
+  const accepted: string[] = []
+  let sent = 0
+  await fc.assert(
+    fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 25 }), async (requests) => {
+      const responses = await Promise.all(
+        requests.map(async ({ payload, contentType, idempotencyKey }) => {
+          const headers: Record<string, string> = {}
+          if (contentType) headers['content-type'] = contentType
+          if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey
+          let response: Response
+          try {
+            response = await h.post(undefined, { key, headers, rawBody: payload })
+          } catch (error) {
+            // Headers no HTTP client could send (CR, LF, NUL): the Request constructor refuses them.
+            if (error instanceof TypeError) return undefined
+            throw error
+          }
+          sent++
+          return { response, payload }
+        }),
+      )
+      for (const result of responses) {
+        if (!result) continue
+        const { response, payload } = result
+        expect([202, 413, 422]).toContain(response.status)
+        if (response.status === 202) {
+          accepted.push(JSON.parse(payload).version)
+          expect(await response.text()).toBe('{"status":202}')
+        } else {
+          expect(response.headers.get('content-type')).toBe('application/problem+json')
+          const problem = await response.json()
+          expect(problem.status).toBe(response.status)
+        }
+      }
+    }),
+    { numRuns: 500 },
+  )
+  await h.drain()
+  const rows = await h.sql<{ version: string }[]>`select version from deployments`
+  expect(sent).toBeGreaterThan(2_000)
+  expect(accepted.length).toBeGreaterThan(100)
+  expect(rows.length).toBe(accepted.length)
+  expect(new Set(rows.map((row) => row.version))).toEqual(
+    new Set(accepted.map((version) => version.trim())),
+  )
+  const jobs = await h.worker.boss.findJobs('deployments')
+  expect(jobs.filter((job) => job.state !== 'completed')).toEqual([])
+  expect(jobs).toHaveLength(accepted.length)
+}, 120_000)
