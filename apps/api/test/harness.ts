@@ -85,6 +85,7 @@ export async function startHarness(
     sql,
     logs,
     defaultKey,
+    databaseUrl: database.url,
     /** Issues another key, in the default workspace unless told otherwise. */
     async createKey(options: { workspace?: string; rateLimitPerMinute?: number } = {}) {
       return issueApiKey(sql, { workspace: options.workspace ?? 'acme', name: 'test', ...options })

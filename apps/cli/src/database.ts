@@ -1,5 +1,6 @@
 import { createSql, type Sql } from '@shiplog/db/client'
 import { resolvePostgres } from '@shiplog/db/embedded'
+import { appliedMigrationVersion, latestMigrationVersion } from '@shiplog/db/migrations'
 import { setUpDatabase } from '@shiplog/db/setup'
 import type { CliEnv } from './env.ts'
 
@@ -19,11 +20,27 @@ export function retryPolicyOf(env: CliEnv) {
   }
 }
 
-/** Connects (starting the embedded Postgres if needed) and brings the schema up to date. */
+/**
+ * Connects to the database a command works on. The embedded Postgres is started if needed and
+ * migrated on the spot; a `DATABASE_URL` database must already be at this build's migration,
+ * because migrating a shared database is the rollout's job (`bun run migrate`), not a side effect.
+ */
 export async function openDatabase(env: CliEnv): Promise<CliDatabase> {
   const server = await resolvePostgres(env.DATABASE_URL)
-  await setUpDatabase(server.url, retryPolicyOf(env))
+  if (!env.DATABASE_URL) await setUpDatabase(server.url)
   const sql = createSql(server.url, { applicationName: 'shiplog-cli', maxConnections: 2 })
+  if (env.DATABASE_URL) {
+    const [applied, latest] = await Promise.all([
+      appliedMigrationVersion(sql),
+      latestMigrationVersion(),
+    ])
+    if (applied !== latest) {
+      await sql.end()
+      throw new Error(
+        `the database is at migration ${applied} and this build expects ${latest}: run bun run migrate first`,
+      )
+    }
+  }
   return {
     url: server.url,
     sql,

@@ -36,8 +36,10 @@ export class QueueConsumer {
     private readonly events: ConsumerEvents,
   ) {}
 
-  /** Starts the polling loops. */
+  /** Starts the polling loops (again, after a stop). */
   start(): void {
+    this.stopping = false
+    this.loops = []
     for (let index = 0; index < this.options.concurrency; index++) this.loops.push(this.loop())
   }
 

@@ -48,25 +48,29 @@ export function createBoss(url: string, role: BossRole, applicationName: string)
 }
 
 /**
- * Creates the deployment queues if absent and applies the retry policy to them. Safe to run from
+ * Creates the deployment queues if absent. With a policy, also applies it to existing queues
+ * (what the migration step does); without one, existing queues keep theirs. Safe to run from
  * several replicas at once: pg-boss serialises queue creation under an advisory lock.
  */
-export async function ensureQueues(boss: PgBoss, policy: RetryPolicy = DEFAULT_RETRY_POLICY) {
+export async function ensureQueues(boss: PgBoss, policy?: RetryPolicy) {
   const deadLetter = { retentionSeconds: 30 * DAY, deleteAfterSeconds: 30 * DAY }
-  await boss.createQueue(DEPLOYMENTS_DEAD_LETTER_QUEUE, { partition: true, ...deadLetter })
-  await boss.updateQueue(DEPLOYMENTS_DEAD_LETTER_QUEUE, deadLetter)
+  const effective = policy ?? DEFAULT_RETRY_POLICY
   const main = {
-    retryLimit: policy.retryLimit,
-    retryDelay: policy.retryDelaySeconds,
+    retryLimit: effective.retryLimit,
+    retryDelay: effective.retryDelaySeconds,
     retryBackoff: true,
-    retryDelayMax: policy.retryDelayMaxSeconds,
+    retryDelayMax: effective.retryDelayMaxSeconds,
     expireInSeconds: 120,
     retentionSeconds: 14 * DAY,
     deleteAfterSeconds: DAY,
     deadLetter: DEPLOYMENTS_DEAD_LETTER_QUEUE,
   }
+  await boss.createQueue(DEPLOYMENTS_DEAD_LETTER_QUEUE, { partition: true, ...deadLetter })
   await boss.createQueue(DEPLOYMENTS_QUEUE, { partition: true, ...main })
-  await boss.updateQueue(DEPLOYMENTS_QUEUE, main)
+  if (policy) {
+    await boss.updateQueue(DEPLOYMENTS_DEAD_LETTER_QUEUE, deadLetter)
+    await boss.updateQueue(DEPLOYMENTS_QUEUE, main)
+  }
 }
 
 /**
