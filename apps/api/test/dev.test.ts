@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
+import { waitFor } from './harness.ts'
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const PORT = String(20_000 + Math.floor(Math.random() * 20_000))
+
+let database: TestDatabase
+let dev: ChildProcess
+let output = ''
+
+beforeAll(async () => {
+  // A fresh, empty database: `bun run dev` must migrate it and print a ready key.
+  database = await createTestDatabase()
+  const { createSql } = await import('@shiplog/db/client')
+  const sql = createSql(database.url, { applicationName: 'test', maxConnections: 1 })
+  await sql`drop schema public cascade; drop schema pgboss cascade; create schema public`.simple()
+  await sql.end()
+  dev = spawn('bun', ['run', 'dev'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: database.url, PORT },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  dev.stdout?.on('data', (chunk) => {
+    output += chunk
+  })
+  dev.stderr?.on('data', (chunk) => {
+    output += chunk
+  })
+  await waitFor(async () => output.includes('See it recorded'), 'the dev banner', 30_000)
+})
+
+afterAll(async () => {
+  if (dev.exitCode === null) dev.kill('SIGKILL')
+  await database?.drop()
+})
+
+test('bun run dev prints a key and a curl that answers 202; the deployment is listed within 1 s', async () => {
+  const key = /shiplog_[A-Za-z0-9_-]{43}/.exec(output)?.[0]
+  expect(key).toBeDefined()
+  const curl =
+    /curl -i (\S+) -H 'Authorization: Bearer (\S+)' \\\s+-H 'Content-Type: application\/json' -d '(.+)'/.exec(
+      output,
+    )
+  expect(curl).not.toBeNull()
+  const [, url, printedKey, body] = curl as RegExpExecArray
+  expect(printedKey).toBe(key as string)
+
+  const posted = await fetch(url as string, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${printedKey}`, 'content-type': 'application/json' },
+    body,
+  })
+  expect(posted.status).toBe(202)
+  expect(await posted.text()).toBe('{"status":202}')
+  const acceptedAt = Date.now()
+
+  let listed: unknown[] = []
+  await waitFor(
+    async () => {
+      const response = await fetch(url as string, {
+        headers: { authorization: `Bearer ${printedKey}` },
+      })
+      listed = ((await response.json()) as { data: unknown[] }).data
+      return listed.length === 1
+    },
+    'the deployment to be listed',
+    1_000,
+  )
+  expect(Date.now() - acceptedAt).toBeLessThan(1_000)
+  expect(listed[0]).toMatchObject(JSON.parse(body as string))
+}, 60_000)
+
+test('Ctrl-C stops the API and the worker cleanly', async () => {
+  const exited = new Promise<number | null>((resolve) => dev.once('exit', resolve))
+  dev.kill('SIGINT')
+  expect(await exited).toBe(0)
+  expect(output).toContain('api   \u001b[0m stopped')
+  expect(output).toContain('worker\u001b[0m stopped')
+}, 30_000)
