@@ -1,4 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Sql } from './client.ts'
 
@@ -16,8 +17,8 @@ export interface Migration {
 }
 
 /** Reads the migration files in order, refusing gaps or duplicates in the numbering. */
-export async function listMigrations(): Promise<Migration[]> {
-  const names = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort()
+export async function listMigrations(directory = MIGRATIONS_DIR): Promise<Migration[]> {
+  const names = (await readdir(directory)).filter((name) => name.endsWith('.sql')).sort()
   return names.map((name, index) => {
     const match = FILE_NAME.exec(name)
     if (!match) {
@@ -30,7 +31,7 @@ export async function listMigrations(): Promise<Migration[]> {
           'migrations are numbered without gaps or repeats',
       )
     }
-    return { version, name, path: `${MIGRATIONS_DIR}${name}` }
+    return { version, name, path: join(directory, name) }
   })
 }
 

@@ -25,6 +25,8 @@ function daysFromCivil(year: number, month: number, day: number): number {
   return era * 146_097 + doe - 719_468
 }
 
+const EARLIEST_MS = daysFromCivil(1, 1, 1) * MS_PER_DAY
+
 /**
  * Parses an RFC 3339 date-time that has a zone. `epochMs` is milliseconds since the Unix epoch;
  * digits beyond milliseconds only add 0.5 when non-zero, so comparisons against whole
@@ -64,5 +66,8 @@ export function parseDateTime(s: string): DateTimeParse {
   const offsetMs = sign * (offsetHours * 60 + offsetMinutes) * 60_000
   const localMs =
     daysFromCivil(year, month, day) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000
-  return { ok: true, epochMs: localMs + millis + subMillis - offsetMs }
+  const epochMs = localMs + millis + subMillis - offsetMs
+  // 0001-01-01T00:00:00+14:00 is still year 1 locally but 1 BC in UTC, which Postgres stores yet
+  // no client can read back as a year-1 date: the earliest instant is the start of year 1 in UTC.
+  return epochMs < EARLIEST_MS ? RANGE : { ok: true, epochMs }
 }

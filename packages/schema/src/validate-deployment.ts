@@ -40,7 +40,7 @@ const BAD_DATE_SYNTAX = invalid(
   'must be an RFC 3339 date-time with a time zone, for example 2026-05-01T12:00:00Z',
 )
 const BAD_DATE_RANGE = invalid(
-  'must be a real date and time: year 0001-9999, a day that exists in that month, hour 00-23, minute and second 00-59, offset hours 00-14',
+  'must be a real date and time: from 0001-01-01T00:00:00Z to year 9999, a day that exists in that month, hour 00-23, minute and second 00-59, offset hours 00-14',
 )
 const TOO_FAR_AHEAD = invalid(
   `must not be more than ${DEPLOYED_AT_MAX_FUTURE_MS / 60_000} minutes in the future`,

@@ -22,10 +22,7 @@ export interface DeploymentRows {
   next: DeploymentCursor | null
 }
 
-interface Row extends Omit<DeploymentRecord, 'deployedAt' | 'receivedAt' | 'recordedAt'> {
-  deployedAt: Date
-  receivedAt: Date
-  recordedAt: Date
+interface Row extends DeploymentRecord {
   deployedAtMicros: string
 }
 
@@ -34,8 +31,8 @@ export async function listDeployments(sql: Sql, query: DeploymentQuery): Promise
   const rows = await sql<Row[]>`
     select d.id, r.full_name as "repositoryFullName", e.name as environment, a.name as app,
            d.version, d.commit_hash as "commitHash", d.description, d.author,
-           d.deployed_at as "deployedAt", d.monorepo_path as "monorepoPath",
-           d.received_at as "receivedAt", d.recorded_at as "recordedAt",
+           iso_utc(d.deployed_at) as "deployedAt", d.monorepo_path as "monorepoPath",
+           iso_utc(d.received_at) as "receivedAt", iso_utc(d.recorded_at) as "recordedAt",
            ((extract(epoch from d.deployed_at) * 1000000)::bigint)::text as "deployedAtMicros"
       from deployments d
       join applications a on a.id = d.application_id
@@ -54,12 +51,7 @@ export async function listDeployments(sql: Sql, query: DeploymentQuery): Promise
   const page = rows.slice(0, query.limit)
   const last = page.at(-1)
   return {
-    records: page.map(({ deployedAtMicros: _, ...row }) => ({
-      ...row,
-      deployedAt: row.deployedAt.toISOString(),
-      receivedAt: row.receivedAt.toISOString(),
-      recordedAt: row.recordedAt.toISOString(),
-    })),
+    records: page.map(({ deployedAtMicros: _, ...record }) => record),
     next:
       rows.length > query.limit && last
         ? { deployedAtMicros: BigInt(last.deployedAtMicros), id: last.id }

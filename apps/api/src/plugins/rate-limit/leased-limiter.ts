@@ -51,7 +51,8 @@ export class LeasedRateLimiter {
       }
       state.waiting++
       try {
-        if (!state.leasing) state.leasing = this.refill(keyId, state)
+        // Deferred a microtask so requests arriving together are counted into one lease.
+        state.leasing ??= Promise.resolve().then(() => this.refill(keyId, state))
         await state.leasing
       } finally {
         state.waiting--
