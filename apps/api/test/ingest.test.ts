@@ -425,6 +425,36 @@ describe('when the queue cannot commit', () => {
   })
 })
 
+describe('slow bodies', () => {
+  test('a body that trickles in slower than BODY_TIMEOUT_MS gets 408, and nothing is queued', async () => {
+    const slow = await startHarness({ BODY_TIMEOUT_MS: '300' })
+    try {
+      const encoder = new TextEncoder()
+      let timer: ReturnType<typeof setInterval> | undefined
+      const trickle = new ReadableStream<Uint8Array>({
+        start(controller) {
+          timer = setInterval(() => controller.enqueue(encoder.encode(' ')), 100)
+        },
+        cancel() {
+          clearInterval(timer)
+        },
+      })
+      const startedAt = Date.now()
+      const response = await slow.post(undefined, {
+        headers: { 'content-type': 'application/json' },
+        rawBody: trickle,
+      })
+      clearInterval(timer)
+      expect(response.status).toBe(408)
+      expect(response.headers.get('content-type')).toBe('application/problem+json')
+      expect(Date.now() - startedAt).toBeLessThan(2_000)
+      expect(await slow.drain()).toBe(0)
+    } finally {
+      await slow.close()
+    }
+  })
+})
+
 describe('health', () => {
   test('/healthz and /readyz answer 200 when Postgres is migrated', async () => {
     expect((await h.get('/healthz', { key: null })).status).toBe(200)

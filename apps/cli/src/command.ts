@@ -1,3 +1,4 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { loadCliEnv } from './env.ts'
 
 /** A mistake in how the command was called: printed with usage, exit code 2. */
@@ -21,6 +22,18 @@ export async function runCommand(
     }
     console.error(`error: ${(error as Error).message}`)
     process.exit(1)
+  }
+}
+
+/** `node:util` parseArgs whose complaints (unknown option, missing value) are usage errors. */
+export function parseCommandArgs<Options extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: Options,
+) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true } as const)
+  } catch (error) {
+    throw new UsageError((error as Error).message)
   }
 }
 

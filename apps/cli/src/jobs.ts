@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util'
 import { createBoss, DEPLOYMENTS_DEAD_LETTER_QUEUE } from '@shiplog/db/queue'
-import { runCommand, table, UsageError } from './command.ts'
+import { parseCommandArgs, runCommand, table, UsageError } from './command.ts'
 import { openDatabase } from './database.ts'
 
 const USAGE = `Usage:
@@ -14,11 +13,7 @@ interface DeadJobData {
 }
 
 await runCommand(USAGE, async (argv, env) => {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { all: { type: 'boolean' } },
-  })
+  const { positionals, values } = parseCommandArgs(argv, { all: { type: 'boolean' } })
   const [command, target] = positionals
   if (command !== 'failed' && command !== 'retry') {
     throw new UsageError(command ? `unknown command "${command}"` : 'missing command')

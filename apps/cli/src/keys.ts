@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { findKeysByIdOrPrefix, listApiKeys, revokeApiKey } from '@shiplog/db/queries/api-keys'
-import { runCommand, table, UsageError } from './command.ts'
+import { parseCommandArgs, runCommand, table, UsageError } from './command.ts'
 import { openDatabase } from './database.ts'
 
 const USAGE = `Usage:
@@ -14,15 +13,11 @@ const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/
 const when = (date: Date | null) => (date ? date.toISOString().replace(/\.\d+Z$/, 'Z') : '-')
 
 await runCommand(USAGE, async (argv, env) => {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      workspace: { type: 'string' },
-      name: { type: 'string' },
-      'rate-limit': { type: 'string' },
-    },
-  }).valueOf() as { positionals: string[]; values: Record<string, string | undefined> }
+  const { positionals, values } = parseCommandArgs(argv, {
+    workspace: { type: 'string' },
+    name: { type: 'string' },
+    'rate-limit': { type: 'string' },
+  }) as { positionals: string[]; values: Record<string, string | undefined> }
   const [command, target] = positionals
 
   if (command === 'create') {

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { runCli } from './cli.ts'
+import { type Harness, startHarness, validDeployment } from './harness.ts'
+
+let h: Harness
+let env: Record<string, string>
+beforeAll(async () => {
+  h = await startHarness()
+  env = { DATABASE_URL: h.databaseUrl }
+})
+afterAll(() => h?.close())
+
+test('keys create prints the key alone on the last line, and it works at once', async () => {
+  const created = await runCli(
+    ['keys', 'create', '--workspace', 'cli-team', '--name', 'github actions'],
+    env,
+  )
+  expect(created.code).toBe(0)
+  const lines = created.stdout.trim().split('\n')
+  const key = lines.at(-1) as string
+  expect(key).toMatch(/^shiplog_[A-Za-z0-9_-]{43}$/)
+  expect(created.stdout).toContain('(new workspace)')
+  expect((await h.post(validDeployment(), { key })).status).toBe(202)
+  const [stored] = await h.sql`select key_hash, prefix from api_keys where name = 'github actions'`
+  expect(stored?.prefix).toBe(key.slice(0, 16))
+  expect(Buffer.from(stored?.key_hash).toString('utf8')).not.toContain(key.slice(8))
+})
+
+test('keys list shows prefix, name, limit, last use and status, never the key', async () => {
+  const created = await runCli(
+    ['keys', 'create', '--workspace', 'cli-list', '--name', 'deployer', '--rate-limit', '30'],
+    env,
+  )
+  const key = created.stdout.trim().split('\n').at(-1) as string
+  expect((await h.post(validDeployment(), { key })).status).toBe(202)
+  const listed = await runCli(['keys', 'list', '--workspace', 'cli-list'], env)
+  expect(listed.code).toBe(0)
+  const [header, row] = listed.stdout.trim().split('\n')
+  expect(header).toMatch(
+    /ID\s+WORKSPACE\s+NAME\s+PREFIX\s+LIMIT\/MIN\s+CREATED\s+LAST USED\s+STATUS/,
+  )
+  expect(row).toContain('deployer')
+  expect(row).toContain(key.slice(0, 16))
+  expect(row).toContain(' 30 ')
+  expect(row).toMatch(/active$/)
+  expect(row).toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/)
+  expect(listed.stdout).not.toContain(key)
+})
+
+test('a --rate-limit key gets that quota', async () => {
+  const created = await runCli(
+    ['keys', 'create', '--workspace', 'cli-slow', '--name', 'slow', '--rate-limit', '2'],
+    env,
+  )
+  const key = created.stdout.trim().split('\n').at(-1) as string
+  const statuses = []
+  for (let index = 0; index < 3; index++) {
+    statuses.push((await h.post(validDeployment({ version: `s${index}` }), { key })).status)
+  }
+  expect(statuses).toEqual([202, 202, 429])
+})
+
+test('keys revoke by prefix stops the key within 5 seconds', async () => {
+  const created = await runCli(
+    ['keys', 'create', '--workspace', 'cli-revoke', '--name', 'old'],
+    env,
+  )
+  const key = created.stdout.trim().split('\n').at(-1) as string
+  expect((await h.post(validDeployment(), { key })).status).toBe(202)
+  const revoked = await runCli(['keys', 'revoke', key.slice(0, 16)], env)
+  expect(revoked.code).toBe(0)
+  expect(revoked.stdout).toContain('Revoked key "old"')
+  const revokedAt = Date.now()
+  let status = 202
+  while (status !== 401 && Date.now() - revokedAt < 5_000) {
+    status = (await h.post(validDeployment(), { key })).status
+  }
+  expect(status).toBe(401)
+  const listed = await runCli(['keys', 'list', '--workspace', 'cli-revoke'], env)
+  expect(listed.stdout).toMatch(/revoked \d{4}-/)
+  expect((await runCli(['keys', 'revoke', key.slice(0, 16)], env)).stdout).toContain(
+    'already revoked',
+  )
+})
+
+test('usage mistakes exit 2 with the usage; unknown keys exit 1', async () => {
+  const missing = await runCli(['keys', 'create', '--workspace', 'Bad Slug', '--name', 'x'], env)
+  expect(missing.code).toBe(2)
+  expect(missing.stderr).toContain('Usage:')
+  const badLimit = await runCli(
+    ['keys', 'create', '--workspace', 'ok', '--name', 'x', '--rate-limit', '-1'],
+    env,
+  )
+  expect(badLimit.code).toBe(2)
+  const unknown = await runCli(['keys', 'revoke', 'shiplog_nothing1'], env)
+  expect(unknown.code).toBe(1)
+  expect(unknown.stderr).toContain('no key matches')
+})
