@@ -21,9 +21,21 @@ export function testServer(): Promise<LocalPostgres> {
   return server
 }
 
-/** Stops the embedded Postgres if this process started it. */
+const templatesBuilt = new Set<string>()
+
+/**
+ * Ends a test run: drops the templates this process built, so a run leaves no database behind,
+ * and stops the embedded Postgres if this process started it.
+ */
 export async function stopTestServer(): Promise<void> {
-  if (server) await (await server).stop()
+  if (!server) return
+  const { url, stop } = await server
+  if (templatesBuilt.size > 0) {
+    const admin = postgres(url, { max: 1, onnotice: () => {} })
+    for (const name of templatesBuilt) await admin.unsafe(`drop database if exists "${name}"`)
+    await admin.end()
+  }
+  await stop()
 }
 
 function withDatabase(url: string, database: string): string {
@@ -82,6 +94,7 @@ export async function createTestDatabase(
   try {
     const template = await templateName(policy)
     await ensureTemplate(admin, adminUrl, template, policy)
+    templatesBuilt.add(template)
     const name = `shiplog_test_${randomBytes(6).toString('hex')}`
     await admin.unsafe(`create database "${name}" template "${template}"`)
     return {
