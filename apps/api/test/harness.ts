@@ -7,6 +7,22 @@ import { createWorker } from '@shiplog/worker/worker'
 import { loadApiEnv } from '../src/env.ts'
 import { createApiServer } from '../src/server.ts'
 
+/**
+ * The fields of the interface's Deployment table, stated here independently of the schema so a
+ * field dropped from the code cannot silently drop out of the tests.
+ */
+export const CONTRACT_FIELDS = [
+  'repositoryFullName',
+  'environment',
+  'app',
+  'version',
+  'commitHash',
+  'description',
+  'author',
+  'deployedAt',
+  'monorepoPath',
+] as const
+
 /** A deployment body that passes validation; override fields per test. */
 export function validDeployment(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { type Harness, startHarness } from './harness.ts'
+import { CONTRACT_FIELDS, type Harness, startHarness } from './harness.ts'
 
 let h: Harness
 let key: string
@@ -9,18 +9,6 @@ beforeAll(async () => {
   key = (await h.createKey({ workspace: 'fuzz', rateLimitPerMinute: 1_000_000 })).key
 })
 afterAll(() => h?.close())
-
-const FIELDS = [
-  'repositoryFullName',
-  'environment',
-  'app',
-  'version',
-  'commitHash',
-  'description',
-  'author',
-  'deployedAt',
-  'monorepoPath',
-]
 
 // Strings that probe every rule: any UTF-16 unit (lone surrogates included), whole code points,
 // plausible values, values around the limits, and huge ones.
@@ -65,9 +53,14 @@ function withUniqueVersion(body: unknown): unknown {
 const body = fc.oneof(
   validShaped.map(withUniqueVersion),
   fc
-    .tuple(validShaped, fc.dictionary(fc.constantFrom(...FIELDS), anyValue, { maxKeys: 4 }))
+    .tuple(
+      validShaped,
+      fc.dictionary(fc.constantFrom(...CONTRACT_FIELDS), anyValue, { maxKeys: 4 }),
+    )
     .map(([base, overrides]) => withUniqueVersion({ ...base, ...overrides })),
-  fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS), fc.string()), anyValue).map(withUniqueVersion),
+  fc
+    .dictionary(fc.oneof(fc.constantFrom(...CONTRACT_FIELDS), fc.string()), anyValue)
+    .map(withUniqueVersion),
   fc.jsonValue(),
 )
 

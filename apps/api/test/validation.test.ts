@@ -7,7 +7,7 @@
  * the totals (jobs, rows, listing) against the number of 202s sent.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { CONTRACT_FIELDS, type Harness, startHarness, validDeployment } from './harness.ts'
 
 let h: Harness
 beforeAll(async () => {
@@ -20,17 +20,7 @@ afterAll(() => h?.close())
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-const FIELDS = [
-  'repositoryFullName',
-  'environment',
-  'app',
-  'version',
-  'commitHash',
-  'description',
-  'author',
-  'deployedAt',
-  'monorepoPath',
-] as const
+const FIELDS = CONTRACT_FIELDS
 type Field = (typeof FIELDS)[number]
 const REQUIRED: readonly Field[] = [
   'repositoryFullName',
