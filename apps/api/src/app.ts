@@ -1,6 +1,6 @@
 import type { Sql } from '@shiplog/db/client'
 import { Elysia } from 'elysia'
-import type { DeploymentQueue } from './enqueue/deployment-queue.ts'
+import type { Enqueuer } from './enqueue/deployment-queue.ts'
 import type { BodyLimits } from './lib/json-body.ts'
 import { deploymentRoutes } from './modules/deployments/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
@@ -17,7 +17,7 @@ import { type LogLine, requestLog } from './plugins/request-log/index.ts'
 /** Everything the HTTP app needs, built by `main.ts` (or a test). */
 export interface AppDeps {
   sql: Sql
-  queue: DeploymentQueue
+  queue: Enqueuer
   readiness: Readiness
   rateLimit: BucketShape
   unauthenticatedRateLimit: BucketShape
@@ -47,7 +47,7 @@ export function createApp(deps: AppDeps) {
     deps.rateLimit,
   )
   return new Elysia()
-    .use(requestLog(deps.logRequests ? deps.log : () => {}))
+    .use(requestLog(deps.logRequests ? deps.log : undefined))
     .use(problemDetails(reportUnexpected))
     .use(healthRoutes(deps.readiness))
     .use(

@@ -14,7 +14,7 @@ export const ApiEnv = Type.Object({
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
   ENQUEUE_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 5000, default: 500 }),
   ENQUEUE_BATCH_WAIT_MS: Type.Number({ minimum: 0, maximum: 100, default: 2 }),
-  ENQUEUE_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
+  ENQUEUE_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 2, maximum: 200, default: 10 }),
   BODY_MAX_BYTES: Type.Integer({ minimum: 1024, default: 65_536 }),
   BODY_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),

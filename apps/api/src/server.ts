@@ -1,7 +1,8 @@
+import type { Sql } from '@shiplog/db/client'
 import { createSql } from '@shiplog/db/client'
-import { createBoss } from '@shiplog/db/queue'
+import { createBoss, type PgBoss } from '@shiplog/db/queue'
 import { createApp } from './app.ts'
-import { DeploymentQueue } from './enqueue/deployment-queue.ts'
+import { DeploymentQueue, type Enqueuer } from './enqueue/deployment-queue.ts'
 import type { ApiEnv } from './env.ts'
 import { clientAddressFrom } from './lib/client-address.ts'
 import { logLine } from './lib/log.ts'
@@ -9,8 +10,11 @@ import { Readiness } from './modules/health/readiness.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Replaces the group-commit queue, for comparisons (the benchmark's reference design). */
+export type EnqueuerFactory = (sql: Sql, boss: PgBoss) => Enqueuer
+
 /** The API wired to its Postgres and queue; `main.ts` serves it, tests call `app.handle`. */
-export function createApiServer(env: ApiEnv, log = logLine) {
+export function createApiServer(env: ApiEnv, log = logLine, enqueuer?: EnqueuerFactory) {
   const sql = createSql(env.DATABASE_URL, {
     applicationName: 'shiplog-api',
     maxConnections: env.DATABASE_POOL_SIZE,
@@ -19,22 +23,24 @@ export function createApiServer(env: ApiEnv, log = logLine) {
   const boss = createBoss(env.DATABASE_URL, 'producer', 'shiplog-api-queue')
   let bossReady = false
   boss.on('error', (error) => log({ level: 'error', msg: 'queue error', error: String(error) }))
-  const queue = new DeploymentQueue(
-    sql,
-    boss,
-    {
-      maxBatchSize: env.ENQUEUE_BATCH_SIZE,
-      maxWaitMs: env.ENQUEUE_BATCH_WAIT_MS,
-      maxInFlight: env.ENQUEUE_MAX_IN_FLIGHT,
-    },
-    (error, batchSize) =>
-      log({
-        level: 'error',
-        msg: 'queue commit failed; answered 503',
-        batchSize,
-        error: String(error),
-      }),
-  )
+  const queue =
+    enqueuer?.(sql, boss) ??
+    new DeploymentQueue(
+      sql,
+      boss,
+      {
+        maxBatchSize: env.ENQUEUE_BATCH_SIZE,
+        maxWaitMs: env.ENQUEUE_BATCH_WAIT_MS,
+        maxInFlight: env.ENQUEUE_MAX_IN_FLIGHT,
+      },
+      (error, batchSize) =>
+        log({
+          level: 'error',
+          msg: 'queue commit failed; answered 503',
+          batchSize,
+          error: String(error),
+        }),
+    )
   const readiness = new Readiness(sql, () => (bossReady ? undefined : 'queue not started'))
   const app = createApp({
     sql,

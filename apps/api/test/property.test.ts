@@ -117,7 +117,8 @@ test('no body a client can send produces anything but 202, 413 or 422, and every
   await h.drain()
   const rows = await h.sql<{ version: string }[]>`select version from deployments`
   expect(sent).toBeGreaterThan(2_000)
-  expect(accepted.length).toBeGreaterThan(100)
+  // Guards the generator, not the server: enough bodies must be valid for the property to bite.
+  expect(accepted.length).toBeGreaterThan(30)
   expect(rows.length).toBe(accepted.length)
   expect(new Set(rows.map((row) => row.version))).toEqual(
     new Set(accepted.map((version) => version.trim())),

@@ -1,5 +1,5 @@
 import type { Sql } from '@shiplog/db/client'
-import { inTransaction, type PgBoss } from '@shiplog/db/queue'
+import { type PgBoss, viaPostgresJs } from '@shiplog/db/queue'
 import { type FetchedJob, handleDeployments, QUEUE } from './jobs/deployments.ts'
 
 /** How the consumer polls. */
@@ -53,7 +53,7 @@ export class QueueConsumer {
   /** Processes one batch now; resolves with how many jobs it fetched. */
   async runOnce(): Promise<number> {
     return this.sql.begin(async (tx) => {
-      const db = inTransaction(tx)
+      const db = viaPostgresJs(tx)
       const jobs = (await this.boss.fetch(QUEUE, {
         batchSize: this.options.batchSize,
         includeMetadata: true,

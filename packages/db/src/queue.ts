@@ -1,8 +1,8 @@
 import { type Db, PgBoss } from 'pg-boss'
 
-export type { PgBoss }
+export { PgBoss }
 
-import type { Tx } from './client.ts'
+import type { Sql, Tx } from './client.ts'
 
 /** The queue every accepted deployment goes through. */
 export const DEPLOYMENTS_QUEUE = 'deployments'
@@ -74,13 +74,15 @@ export async function ensureQueues(boss: PgBoss, policy?: RetryPolicy) {
 }
 
 /**
- * Lets pg-boss run its statements inside one of our postgres.js transactions, so a job and the
- * rows that go with it commit or roll back together.
+ * Lets pg-boss run its statements through postgres.js: inside one of our transactions, so a job
+ * and the rows that go with it commit or roll back together, or on our pool for a lone statement.
  */
-export function inTransaction(tx: Tx): Db {
+export function viaPostgresJs(tx: Sql | Tx): Db {
   return {
+    // pg-boss's statements are a fixed set of texts, so they are prepared once per connection;
+    // unprepared, postgres.js would parse and describe each one again, a round trip per batch.
     executeSql: async (text, values = []) => ({
-      rows: await tx.unsafe(text, values as never[]),
+      rows: await tx.unsafe(text, values as never[], { prepare: true }),
     }),
   }
 }

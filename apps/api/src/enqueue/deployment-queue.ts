@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
-import type { Sql } from '@shiplog/db/client'
+import type { Sql, Tx } from '@shiplog/db/client'
 import {
   claimIdempotencyKeys,
   type IdempotencyClaim,
   idempotencyClaimId,
 } from '@shiplog/db/queries/idempotency-keys'
-import { DEPLOYMENTS_QUEUE, inTransaction, type PgBoss } from '@shiplog/db/queue'
+import { DEPLOYMENTS_QUEUE, type PgBoss, viaPostgresJs } from '@shiplog/db/queue'
 import type { DeploymentFields, DeploymentJob } from '@shiplog/schema'
 import { uuidv7 } from '../lib/uuidv7.ts'
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts'
@@ -31,7 +31,8 @@ function fingerprint(fields: DeploymentFields): Buffer {
   return createHash('sha256').update(JSON.stringify(fields)).digest()
 }
 
-function toJob(item: AcceptedDeployment, id: string): DeploymentJob {
+/** The queue payload of an accepted deployment. */
+export function toJob(item: AcceptedDeployment, id: string): DeploymentJob {
   const receivedAt = item.receivedAt.toISOString()
   return {
     id,
@@ -41,12 +42,18 @@ function toJob(item: AcceptedDeployment, id: string): DeploymentJob {
   }
 }
 
+/** What the routes need from a queue: durable enqueueing, and a way to drain before exit. */
+export interface Enqueuer {
+  enqueue(item: AcceptedDeployment): Promise<EnqueueOutcome>
+  whenIdle(): Promise<void>
+}
+
 /**
  * Puts accepted deployments on the pg-boss queue with group commit: requests that arrive together
  * share one transaction holding their Idempotency-Key claims and their jobs. A caller's promise
  * resolves only after that transaction committed; if it fails, every caller in it is rejected.
  */
-export class DeploymentQueue {
+export class DeploymentQueue implements Enqueuer {
   private readonly group: GroupCommit<AcceptedDeployment, EnqueueOutcome>
 
   constructor(
@@ -82,6 +89,11 @@ export class DeploymentQueue {
 
   private async commit(items: AcceptedDeployment[]): Promise<EnqueueOutcome[]> {
     const ids = items.map((item) => uuidv7(item.receivedAt.getTime()))
+    // Without Idempotency-Keys the batch is one INSERT, atomic on its own: one round trip.
+    if (items.every((item) => item.idempotencyKey === undefined)) {
+      await this.insertJobs(this.sql, items, ids)
+      return ids.map((id) => ({ kind: 'queued', id }))
+    }
     const fingerprints = items.map((item) =>
       item.idempotencyKey ? fingerprint(item.fields) : undefined,
     )
@@ -110,14 +122,26 @@ export class DeploymentQueue {
           ? { kind: 'replayed', id: holder.deploymentId }
           : { kind: 'conflict' }
       })
-      const jobs = items.flatMap((item, index) => {
-        const outcome = outcomes[index]
-        return outcome?.kind === 'queued' ? [{ id: outcome.id, data: toJob(item, outcome.id) }] : []
-      })
-      if (jobs.length > 0) {
-        await this.boss.insert(DEPLOYMENTS_QUEUE, jobs, { db: inTransaction(tx) })
-      }
+      const queued = outcomes.map((outcome) => outcome.kind === 'queued')
+      await this.insertJobs(
+        tx,
+        items.filter((_, index) => queued[index]),
+        ids.filter((_, index) => queued[index]),
+      )
       return outcomes
     })
+  }
+
+  private async insertJobs(
+    sql: Sql | Tx,
+    items: AcceptedDeployment[],
+    ids: string[],
+  ): Promise<void> {
+    if (items.length === 0) return
+    const jobs = items.map((item, index) => {
+      const id = ids[index] as string
+      return { id, data: toJob(item, id) }
+    })
+    await this.boss.insert(DEPLOYMENTS_QUEUE, jobs, { db: viaPostgresJs(sql) })
   }
 }

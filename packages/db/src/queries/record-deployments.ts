@@ -26,8 +26,10 @@ const environmentKey = (job: DeploymentJob) =>
  * first deployments of one new app create one app), then the deployments are inserted, skipping
  * any already recorded. Returns how many deployment rows were new.
  */
-export async function recordDeployments(tx: Tx, jobs: DeploymentJob[]): Promise<number> {
-  if (jobs.length === 0) return 0
+export async function recordDeployments(tx: Tx, batch: DeploymentJob[]): Promise<number> {
+  if (batch.length === 0) return 0
+  // Ids are UUIDv7, in arrival order: the first spelling of a new name is the earliest one.
+  const jobs = [...batch].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 
   const repositories = distinctSorted(jobs, repositoryKey)
   const repositoryRows = await tx<Row[]>`

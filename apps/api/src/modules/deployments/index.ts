@@ -1,6 +1,6 @@
 import type { Sql } from '@shiplog/db/client'
 import { Elysia } from 'elysia'
-import type { DeploymentQueue } from '../../enqueue/deployment-queue.ts'
+import type { Enqueuer } from '../../enqueue/deployment-queue.ts'
 import { type BodyLimits, readJsonBody } from '../../lib/json-body.ts'
 import { parseQuery } from '../../lib/query.ts'
 import type { auth } from '../../plugins/auth/index.ts'
@@ -11,7 +11,7 @@ import { acceptDeployment, listWorkspaceDeployments } from './service.ts'
 /** What the deployments routes need from the rest of the app. */
 export interface DeploymentRoutesDeps {
   sql: Sql
-  queue: DeploymentQueue
+  queue: Enqueuer
   authenticated: ReturnType<typeof auth>
   limited: ReturnType<typeof rateLimit>
   bodyLimits: BodyLimits

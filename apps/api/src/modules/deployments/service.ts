@@ -3,7 +3,7 @@ import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { listDeployments } from '@shiplog/db/queries/deployments'
 import { type DeploymentPage, nameKey, validateDeployment } from '@shiplog/schema'
 import type { Static } from '@sinclair/typebox'
-import type { DeploymentQueue } from '../../enqueue/deployment-queue.ts'
+import type { Enqueuer } from '../../enqueue/deployment-queue.ts'
 import { problems } from '../../plugins/problem/index.ts'
 import { decodeCursor, encodeCursor } from './cursor.ts'
 import { parseIdempotencyKey } from './idempotency-key.ts'
@@ -14,7 +14,7 @@ import type { ListDeploymentsQuery } from './model.ts'
  * for invalid input or a reused Idempotency-Key, a 503 problem when the queue cannot commit.
  */
 export async function acceptDeployment(
-  queue: DeploymentQueue,
+  queue: Enqueuer,
   owner: KeyOwner,
   body: unknown,
   idempotencyHeader: string | null,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { hashApiKey, looksLikeApiKey } from '@shiplog/db/api-key'
 import type { Sql } from '@shiplog/db/client'
 import { findActiveKey, type KeyOwner, touchKeyLastUsed } from '@shiplog/db/queries/api-keys'
@@ -7,6 +8,9 @@ export const KEY_CACHE_TTL_MS = 2_000
 const MAX_CACHED_KEYS = 10_000
 const LAST_USED_INTERVAL_MS = 60_000
 const RECENTLY_VALID_MS = 10 * 60_000
+
+// Keys are cached under their digest, never their plaintext.
+const cacheKeyOf = (key: string) => createHash('sha256').update(key).digest('base64')
 
 interface CachedLookup {
   owner: KeyOwner | undefined
@@ -31,7 +35,7 @@ export class KeyStore {
   /** The owner of a key from cache alone: undefined when unknown, invalid or not cached. */
   cachedOwner(key: string): KeyOwner | undefined {
     if (!looksLikeApiKey(key)) return undefined
-    const cached = this.cache.get(hashApiKey(key).toString('base64'))
+    const cached = this.cache.get(cacheKeyOf(key))
     const now = this.now()
     if (!cached?.owner || cached.expiresAt <= now) return undefined
     this.touch(cached.owner.keyId, now)
@@ -44,18 +48,19 @@ export class KeyStore {
    */
   wasRecentlyValid(key: string): boolean {
     if (!looksLikeApiKey(key)) return false
-    const cached = this.cache.get(hashApiKey(key).toString('base64'))
+    const cached = this.cache.get(cacheKeyOf(key))
     return cached?.owner !== undefined && cached.expiresAt + RECENTLY_VALID_MS > this.now()
   }
 
   /** The owner of a key, or undefined for a malformed, unknown or revoked key. */
   async verify(key: string): Promise<KeyOwner | undefined> {
     if (!looksLikeApiKey(key)) return undefined
-    const hash = hashApiKey(key)
-    const cacheKey = hash.toString('base64')
+    const cacheKey = cacheKeyOf(key)
     const cached = this.cache.get(cacheKey)
     const owner =
-      cached && cached.expiresAt > this.now() ? cached.owner : await this.lookUp(cacheKey, hash)
+      cached && cached.expiresAt > this.now()
+        ? cached.owner
+        : await this.lookUp(cacheKey, hashApiKey(key))
     if (owner) this.touch(owner.keyId, this.now())
     return owner
   }

@@ -1,0 +1,33 @@
+// The design group commit replaced, served for comparison in the same benchmark run: the same
+// app, except every accepted request is one pg-boss send() on pg-boss's own pool, one commit each.
+import { type Enqueuer, toJob } from '@shiplog/api/enqueue/deployment-queue'
+import { loadApiEnv } from '@shiplog/api/env'
+import { uuidv7 } from '@shiplog/api/lib/uuidv7'
+import { serve } from '@shiplog/api/serve'
+import { createApiServer } from '@shiplog/api/server'
+import { DEPLOYMENTS_QUEUE, PgBoss } from '@shiplog/db/queue'
+
+const env = loadApiEnv(process.env)
+const boss = new PgBoss({
+  connectionString: env.DATABASE_URL,
+  max: 10,
+  migrate: false,
+  supervise: false,
+  schedule: false,
+})
+boss.on('error', () => {})
+await boss.start()
+
+const sendPerRequest: Enqueuer = {
+  async enqueue(item) {
+    const id = uuidv7(item.receivedAt.getTime())
+    await boss.send(DEPLOYMENTS_QUEUE, toJob(item, id), { id })
+    return { kind: 'queued', id }
+  },
+  whenIdle: async () => {},
+}
+
+serve(
+  createApiServer(env, undefined, () => sendPerRequest),
+  env,
+)
