@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Sql, Tx } from '@shiplog/db/client'
+import { isDatabaseUnavailable } from '@shiplog/db/errors'
 import {
   claimIdempotencyKeys,
   type IdempotencyClaim,
@@ -25,6 +26,17 @@ export type EnqueueOutcome =
   | { kind: 'replayed'; id: string }
   /** The Idempotency-Key was already used with a different body. */
   | { kind: 'conflict' }
+
+/** What a commit got as far as, so a failure can be checked against what reached Postgres. */
+interface CommitAttempt {
+  insertedIds: string[]
+  outcomes: EnqueueOutcome[] | undefined
+}
+
+// How long new requests are turned away after Postgres was found unreachable.
+const UNAVAILABLE_PAUSE_MS = 1_000
+// How long to wait for the check of a failed commit before answering 503 anyway.
+const VERIFY_TIMEOUT_MS = 2_000
 
 function fingerprint(fields: DeploymentFields): Buffer {
   // The validator emits fields in schema order, so equal requests serialise identically.
@@ -60,20 +72,20 @@ export class DeploymentQueue implements Enqueuer {
     private readonly sql: Sql,
     private readonly boss: PgBoss,
     options: GroupCommitOptions,
-    private readonly onCommitError: (error: unknown, batchSize: number) => void,
+    private readonly onCommitError: (error: unknown, batchSize: number, outcome: string) => void,
   ) {
-    this.group = new GroupCommit(
-      (items) =>
-        this.commit(items).catch((error) => {
-          this.onCommitError(error, items.length)
-          throw error
-        }),
-      options,
-    )
+    this.group = new GroupCommit((items) => this.commitOrVerify(items), options)
   }
 
-  /** Resolves once the deployment is durably queued (or recognised as a repeat). */
+  /**
+   * Resolves once the deployment is durably queued (or recognised as a repeat). Rejects at once,
+   * without trying, for a moment after Postgres was found unreachable, so an outage answers 503
+   * quickly instead of holding every request for a connection timeout.
+   */
   enqueue(item: AcceptedDeployment): Promise<EnqueueOutcome> {
+    if (Date.now() < this.unavailableUntil) {
+      return Promise.reject(new Error('the queue is unavailable; not trying for a moment'))
+    }
     return this.group.submit(item)
   }
 
@@ -87,12 +99,48 @@ export class DeploymentQueue implements Enqueuer {
     return this.group.depth
   }
 
-  private async commit(items: AcceptedDeployment[]): Promise<EnqueueOutcome[]> {
+  private unavailableUntil = 0
+
+  /**
+   * Commits a batch. When the commit fails, it may still have happened (the connection can die
+   * between COMMIT and its acknowledgement), so before anyone is told 503 we ask whether the
+   * batch's first job exists: the jobs of a batch are one statement, all there or none.
+   */
+  private async commitOrVerify(items: AcceptedDeployment[]): Promise<EnqueueOutcome[]> {
+    const attempt: CommitAttempt = { insertedIds: [], outcomes: undefined }
+    try {
+      return await this.commit(items, attempt)
+    } catch (error) {
+      const firstId = attempt.insertedIds[0]
+      if (firstId && attempt.outcomes && (await this.jobExists(firstId))) {
+        this.onCommitError(error, items.length, 'committed after all; answered 202')
+        return attempt.outcomes
+      }
+      if (isDatabaseUnavailable(error)) this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS
+      this.onCommitError(error, items.length, 'answered 503')
+      throw error
+    }
+  }
+
+  private async jobExists(id: string): Promise<boolean> {
+    const lookup = this.boss.findJobs(DEPLOYMENTS_QUEUE, { id }).then((jobs) => jobs.length > 0)
+    const giveUp = new Promise<boolean>((resolve) =>
+      setTimeout(() => resolve(false), VERIFY_TIMEOUT_MS),
+    )
+    return Promise.race([lookup.catch(() => false), giveUp])
+  }
+
+  private async commit(
+    items: AcceptedDeployment[],
+    attempt: CommitAttempt,
+  ): Promise<EnqueueOutcome[]> {
     const ids = items.map((item) => uuidv7(item.receivedAt.getTime()))
     // Without Idempotency-Keys the batch is one INSERT, atomic on its own: one round trip.
     if (items.every((item) => item.idempotencyKey === undefined)) {
+      attempt.outcomes = ids.map((id) => ({ kind: 'queued', id }))
+      attempt.insertedIds = ids
       await this.insertJobs(this.sql, items, ids)
-      return ids.map((id) => ({ kind: 'queued', id }))
+      return attempt.outcomes
     }
     const fingerprints = items.map((item) =>
       item.idempotencyKey ? fingerprint(item.fields) : undefined,
@@ -123,10 +171,12 @@ export class DeploymentQueue implements Enqueuer {
           : { kind: 'conflict' }
       })
       const queued = outcomes.map((outcome) => outcome.kind === 'queued')
+      attempt.outcomes = outcomes
+      attempt.insertedIds = ids.filter((_, index) => queued[index])
       await this.insertJobs(
         tx,
         items.filter((_, index) => queued[index]),
-        ids.filter((_, index) => queued[index]),
+        attempt.insertedIds,
       )
       return outcomes
     })

@@ -1,4 +1,5 @@
 import type { Tx } from '@shiplog/db/client'
+import { isDatabaseUnavailable } from '@shiplog/db/errors'
 import { recordDeployments } from '@shiplog/db/queries/record-deployments'
 import { DeploymentJob } from '@shiplog/schema'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
@@ -18,14 +19,6 @@ export interface FetchedJob {
 export interface BatchOutcome {
   recorded: FetchedJob[]
   failed: { job: FetchedJob; reason: string }[]
-}
-
-// Errors that mean the connection or server went away: no job is to blame, the batch is retried.
-const CONNECTION_ERRORS = /^(08|57P|53)/
-
-function isConnectionLoss(error: unknown): boolean {
-  const code = String((error as { code?: unknown })?.code ?? '')
-  return code.startsWith('CONNECT') || CONNECTION_ERRORS.test(code)
 }
 
 function reasonOf(error: unknown): string {
@@ -55,7 +48,7 @@ export async function handleDeployments(tx: Tx, jobs: FetchedJob[]): Promise<Bat
     await tx.savepoint((sp) => recordDeployments(sp, payloads(valid)))
     return { recorded: valid, failed }
   } catch (error) {
-    if (isConnectionLoss(error)) throw error
+    if (isDatabaseUnavailable(error)) throw error
   }
   const recorded: FetchedJob[] = []
   for (const job of valid) {
@@ -63,7 +56,7 @@ export async function handleDeployments(tx: Tx, jobs: FetchedJob[]): Promise<Bat
       await tx.savepoint((sp) => recordDeployments(sp, payloads([job])))
       recorded.push(job)
     } catch (error) {
-      if (isConnectionLoss(error)) throw error
+      if (isDatabaseUnavailable(error)) throw error
       failed.push({ job, reason: reasonOf(error) })
     }
   }

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '@shiplog/db/errors'
 import type { FieldError } from '@shiplog/schema'
 import { Elysia } from 'elysia'
 import { HttpProblem, problems } from './http-problem.ts'

@@ -1,0 +1,21 @@
+// SQLSTATE classes that mean the server or the connection went away, not that a statement was
+// wrong: 08 connection exception, 57P admin shutdown / crash / cannot connect now, 53 resources.
+const UNAVAILABLE_SQLSTATE = /^(08|57P|53)/
+// postgres.js's own codes for a connection it lost or could not make.
+const CLIENT_CODES = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_DESTROYED',
+  'CONNECTION_ENDED',
+  'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+])
+
+/** True when an error means Postgres is unreachable right now (retry later), not a bad query. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = String((error as { code?: unknown } | null)?.code ?? '')
+  return CLIENT_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code)
+}
