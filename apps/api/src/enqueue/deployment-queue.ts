@@ -112,22 +112,37 @@ export class DeploymentQueue implements Enqueuer {
       return await this.commit(items, attempt)
     } catch (error) {
       const firstId = attempt.insertedIds[0]
-      if (firstId && attempt.outcomes && (await this.jobExists(firstId))) {
+      const committed = firstId ? await this.jobExists(firstId) : 'no'
+      if (committed === 'yes' && attempt.outcomes) {
         this.onCommitError(error, items.length, 'committed after all; answered 202')
         return attempt.outcomes
       }
-      if (isDatabaseUnavailable(error)) this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS
+      // Only when Postgres cannot even be asked: one lost connection is not an outage.
+      if (isDatabaseUnavailable(error) && committed === 'unknown') {
+        this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS
+      }
       this.onCommitError(error, items.length, 'answered 503')
       throw error
     }
   }
 
-  private async jobExists(id: string): Promise<boolean> {
-    const lookup = this.boss.findJobs(DEPLOYMENTS_QUEUE, { id }).then((jobs) => jobs.length > 0)
-    const giveUp = new Promise<boolean>((resolve) =>
-      setTimeout(() => resolve(false), VERIFY_TIMEOUT_MS),
-    )
-    return Promise.race([lookup.catch(() => false), giveUp])
+  // Asks whether a job exists, retrying briefly: the connection that failed the commit is often
+  // not the only casualty, and the pool needs a moment to reconnect.
+  private async jobExists(id: string): Promise<'yes' | 'no' | 'unknown'> {
+    const deadline = Date.now() + VERIFY_TIMEOUT_MS
+    for (let wait = 25; Date.now() < deadline; wait *= 2) {
+      const lookup = this.boss
+        .findJobs(DEPLOYMENTS_QUEUE, { id, db: viaPostgresJs(this.sql) })
+        .then((jobs): 'yes' | 'no' => (jobs.length > 0 ? 'yes' : 'no'))
+        .catch(() => 'unknown' as const)
+      const giveUp = new Promise<'unknown'>((resolve) =>
+        setTimeout(() => resolve('unknown'), Math.max(0, deadline - Date.now())),
+      )
+      const answer = await Promise.race([lookup, giveUp])
+      if (answer !== 'unknown') return answer
+      await new Promise((resolve) => setTimeout(resolve, wait))
+    }
+    return 'unknown'
   }
 
   private async commit(

@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
+
+/** A Shiplog process (API or worker) started the way production starts it. */
+export class ServiceProcess {
+  readonly child: ChildProcess
+  readonly lines: Record<string, unknown>[] = []
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>
+
+  constructor(
+    entry: 'apps/api/src/main.ts' | 'apps/worker/src/main.ts',
+    env: Record<string, string>,
+  ) {
+    this.child = spawn('bun', [entry], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    for (const stream of [this.child.stdout, this.child.stderr]) {
+      if (!stream) continue
+      createInterface({ input: stream }).on('line', (line) => {
+        try {
+          this.lines.push(JSON.parse(line))
+        } catch {
+          this.lines.push({ msg: line })
+        }
+      })
+    }
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+    )
+  }
+
+  /** Log lines with this `msg`. */
+  logged(msg: string): Record<string, unknown>[] {
+    return this.lines.filter((line) => line.msg === msg)
+  }
+
+  /** Current resident memory in KiB (0 once exited). */
+  rssKiB(): number {
+    try {
+      const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${this.child.pid}/status`, 'utf8'))
+      return Number(match?.[1] ?? 0)
+    } catch {
+      return 0
+    }
+  }
+
+  /** Sends a signal; SIGKILL is `kill -9`. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal)
+  }
+
+  /** SIGTERM, then SIGKILL if it is still running after `graceMs`; resolves with how it ended. */
+  async stop(graceMs = 20_000) {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM')
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs)
+    const result = await this.exited
+    clearTimeout(timer)
+    return result
+  }
+}
+
+/** Polls until `check` is true; throws naming `what` after `timeoutMs`. */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 15_000,
+) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+/** True when the URL answers 200. */
+export function answersOk(url: string): Promise<boolean> {
+  return fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+    (response) => response.ok,
+    () => false,
+  )
+}

@@ -1,0 +1,128 @@
+import { createSql, type Sql } from '@shiplog/db/client'
+import { issueApiKey } from '@shiplog/db/issue-api-key'
+import { createBoss, DEPLOYMENTS_QUEUE, type PgBoss } from '@shiplog/db/queue'
+import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
+import { TcpProxy } from './proxy.ts'
+import { answersOk, ServiceProcess, until } from './service.ts'
+
+/** Ports for a stack's API processes; random, so scenarios never collide with each other. */
+const freePort = () => 30_000 + Math.floor(Math.random() * 20_000)
+
+/**
+ * A whole Shiplog deployment for one scenario: a fresh database, a proxy in front of Postgres that
+ * the scenario can cut, and API and worker processes that reach Postgres only through it.
+ */
+export class Stack {
+  readonly apis: { process: ServiceProcess; base: string }[] = []
+  readonly workers: ServiceProcess[] = []
+  key = ''
+
+  private constructor(
+    readonly database: TestDatabase,
+    readonly proxy: TcpProxy,
+    /** Direct connection for assertions and admin commands, bypassing the proxy. */
+    readonly sql: Sql,
+    /** pg-boss on the direct connection, to ask about jobs through its own API. */
+    readonly boss: PgBoss,
+  ) {}
+
+  /** Creates the database and the proxy, and issues a key with a quota no scenario reaches. */
+  static async create(): Promise<Stack> {
+    const database = await createTestDatabase()
+    const url = new URL(database.url)
+    const proxy = new TcpProxy({ host: url.hostname, port: Number(url.port) })
+    await proxy.start()
+    const sql = createSql(database.url, { applicationName: 'shiplog-faults', maxConnections: 4 })
+    const boss = createBoss(database.url, 'producer', 'shiplog-faults-queue')
+    boss.on('error', () => {})
+    await boss.start()
+    const stack = new Stack(database, proxy, sql, boss)
+    stack.key = (
+      await issueApiKey(sql, {
+        workspace: 'faults',
+        name: 'driver',
+        rateLimitPerMinute: 100_000_000,
+      })
+    ).key
+    return stack
+  }
+
+  /** The database URL as the service sees it: through the proxy. */
+  get serviceUrl(): string {
+    const url = new URL(this.database.url)
+    url.port = String(this.proxy.port)
+    return url.toString()
+  }
+
+  /** Starts an API process and waits until it is ready. */
+  async startApi(
+    env: Record<string, string> = {},
+  ): Promise<{ process: ServiceProcess; base: string }> {
+    const port = freePort()
+    const process = new ServiceProcess('apps/api/src/main.ts', {
+      DATABASE_URL: this.serviceUrl,
+      PORT: String(port),
+      LOG_REQUESTS: 'false',
+      ...env,
+    })
+    const api = { process, base: `http://127.0.0.1:${port}` }
+    await until(() => answersOk(`${api.base}/readyz`), 'the API to be ready', 30_000)
+    this.apis.push(api)
+    return api
+  }
+
+  /** Starts a worker process. */
+  startWorker(env: Record<string, string> = {}): ServiceProcess {
+    const worker = new ServiceProcess('apps/worker/src/main.ts', {
+      DATABASE_URL: this.serviceUrl,
+      WORKER_POLL_INTERVAL_MS: '50',
+      ...env,
+    })
+    this.workers.push(worker)
+    return worker
+  }
+
+  /** Waits until the worker has recorded every queued job (none left to fetch). */
+  async untilDrained(expectedRows: number, timeoutMs = 60_000): Promise<void> {
+    await until(
+      async () => {
+        const [row] = await this.sql<
+          { count: number }[]
+        >`select count(*)::int as count from deployments`
+        return (row?.count ?? 0) >= expectedRows
+      },
+      `${expectedRows} recorded deployments`,
+      timeoutMs,
+    )
+  }
+
+  /** Deployment jobs not completed, by state: after a drain this must be empty. */
+  async unfinishedJobs(): Promise<Record<string, number>> {
+    const states: Record<string, number> = {}
+    for (const job of await this.boss.findJobs(DEPLOYMENTS_QUEUE)) {
+      if (job.state !== 'completed') states[job.state] = (states[job.state] ?? 0) + 1
+    }
+    return states
+  }
+
+  /** Backends of this database other than our own admin connection. */
+  async terminateServiceBackends(): Promise<number> {
+    const rows = await this.sql<{ terminated: boolean }[]>`
+      select pg_terminate_backend(pid) as terminated from pg_stat_activity
+       where datname = current_database() and pid <> pg_backend_pid()
+         and application_name like 'shiplog-%' and application_name not like 'shiplog-faults%'`
+    return rows.filter((row) => row.terminated).length
+  }
+
+  /** Stops every process, the proxy and the database. */
+  async close(): Promise<void> {
+    await Promise.all([
+      ...this.apis.map((api) => api.process.stop()),
+      ...this.workers.map((worker) => worker.stop()),
+    ])
+    await this.proxy.stop()
+    await this.boss.stop({ graceful: false, close: true }).catch(() => {})
+    await this.sql.end()
+    await this.database.drop()
+  }
+}

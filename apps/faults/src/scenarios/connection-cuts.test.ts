@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { LoadDriver, untilAccepted } from '../harness/driver.ts'
+import { reconcile } from '../harness/ledger.ts'
+import { recordScenario } from '../harness/results.ts'
+import { answersOk, until } from '../harness/service.ts'
+import { Stack } from '../harness/stack.ts'
+
+let stack: Stack
+beforeAll(async () => {
+  stack = await Stack.create()
+})
+afterAll(() => stack?.close())
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+test('every backend of the service terminated five times under load: no lost 202, both recover alone', async () => {
+  const api = await stack.startApi()
+  const worker = stack.startWorker({ WORKER_BATCH_SIZE: '100' })
+  const driver = new LoadDriver({
+    url: `${api.base}/v1/deployments`,
+    key: stack.key,
+    concurrency: 16,
+    label: 'cut',
+  })
+  let terminated = 0
+  for (let round = 0; round < 5; round++) {
+    await pause(600)
+    terminated += await stack.terminateServiceBackends()
+  }
+  await pause(1_000)
+  const sent = await driver.stop()
+
+  // Recovered by itself: a fresh request is accepted and the worker records everything.
+  const recoveryMs = await untilAccepted(`${api.base}/v1/deployments`, stack.key, sent, 'cut-after')
+  const accepted = sent.filter((request) => request.status === 202).length
+  await stack.untilDrained(accepted)
+  const ledger = await reconcile(stack.sql, sent)
+
+  const failures = sent.filter((request) => request.status !== 202)
+  expect(terminated).toBeGreaterThanOrEqual(5)
+  expect(failures.every((request) => request.status === 503 && request.retryAfter !== null)).toBe(
+    true,
+  )
+  expect(ledger.lost).toBe(0)
+  expect(ledger.duplicates).toBe(0)
+  expect(ledger.unacknowledged).toBe(0)
+  expect(await stack.unfinishedJobs()).toEqual({})
+  expect(await answersOk(`${api.base}/readyz`)).toBe(true)
+  expect(worker.child.exitCode).toBeNull()
+  expect(api.process.child.exitCode).toBeNull()
+
+  await recordScenario({
+    id: '2-connection-cuts',
+    title:
+      'every Postgres backend of the service terminated (pg_terminate_backend), 5 times under load',
+    passed: true,
+    figures: {
+      'backends terminated': terminated,
+      'requests sent': ledger.sent,
+      '202s': ledger.accepted,
+      '503s (with Retry-After)': failures.length,
+      rows: ledger.rows,
+      duplicates: ledger.duplicates,
+      lost: ledger.lost,
+      'rows for a non-202': ledger.unacknowledged,
+      'first 202 after the last cut': `${recoveryMs} ms`,
+      'commits verified after a cut': api.process.logged(
+        'queue commit failed; committed after all; answered 202',
+      ).length,
+    },
+  })
+}, 120_000)
