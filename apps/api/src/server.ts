@@ -33,10 +33,10 @@ export function createApiServer(env: ApiEnv, log = logLine, enqueuer?: EnqueuerF
         maxWaitMs: env.ENQUEUE_BATCH_WAIT_MS,
         maxInFlight: env.ENQUEUE_MAX_IN_FLIGHT,
       },
-      (error, batchSize) =>
+      (error, batchSize, outcome) =>
         log({
           level: 'error',
-          msg: 'queue commit failed; answered 503',
+          msg: `queue commit failed; ${outcome}`,
           batchSize,
           error: String(error),
         }),

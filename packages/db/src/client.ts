@@ -20,6 +20,10 @@ export function createSql(url: string, options: ClientOptions): Sql {
     max: options.maxConnections ?? 10,
     connect_timeout: 5,
     idle_timeout: 60,
+    // postgres.js waits up to 20 s between reconnects after repeated failures (3^n / 100 s), so
+    // a few seconds of outage delayed recovery by tens of seconds; retrying a refused
+    // connection costs nothing, so cap the wait at 1 s.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1) * (0.5 + Math.random() / 2),
     onnotice: () => {},
     connection: {
       application_name: options.applicationName,

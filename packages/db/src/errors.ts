@@ -19,3 +19,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = String((error as { code?: unknown } | null)?.code ?? '')
   return CLIENT_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code)
 }
+
+// The connection was never made, so no statement reached the server.
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENOTFOUND'])
+
+/** True when a statement certainly did not reach Postgres (it could not even connect). */
+export function neverReachedDatabase(error: unknown): boolean {
+  return NEVER_CONNECTED.has(String((error as { code?: unknown } | null)?.code ?? ''))
+}

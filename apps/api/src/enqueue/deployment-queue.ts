@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Sql, Tx } from '@shiplog/db/client'
-import { isDatabaseUnavailable } from '@shiplog/db/errors'
+import { isDatabaseUnavailable, neverReachedDatabase } from '@shiplog/db/errors'
 import {
   claimIdempotencyKeys,
   type IdempotencyClaim,
@@ -35,8 +35,16 @@ interface CommitAttempt {
 
 // How long new requests are turned away after Postgres was found unreachable.
 const UNAVAILABLE_PAUSE_MS = 1_000
-// How long to wait for the check of a failed commit before answering 503 anyway.
-const VERIFY_TIMEOUT_MS = 2_000
+// How long a failed commit is checked, waiting for Postgres to come back, before its requests
+// are told the outcome is unknown. Short outages thus end with the true answer.
+const VERIFY_TIMEOUT_MS = 10_000
+
+/** A commit failed and whether it happened cannot be known yet (Postgres still unreachable). */
+export class CommitOutcomeUnknown extends Error {
+  constructor(cause: unknown) {
+    super('the queue commit failed and Postgres could not be asked whether it happened', { cause })
+  }
+}
 
 function fingerprint(fields: DeploymentFields): Buffer {
   // The validator emits fields in schema order, so equal requests serialise identically.
@@ -90,8 +98,9 @@ export class DeploymentQueue implements Enqueuer {
   }
 
   /** Resolves when every accepted request has its answer (for shutdown). */
-  whenIdle(): Promise<void> {
-    return this.group.whenIdle()
+  async whenIdle(): Promise<void> {
+    await this.group.whenIdle()
+    await Promise.allSettled([...this.verifying])
   }
 
   /** Requests waiting for a commit and commits in flight. */
@@ -104,33 +113,62 @@ export class DeploymentQueue implements Enqueuer {
   /**
    * Commits a batch. When the commit fails, it may still have happened (the connection can die
    * between COMMIT and its acknowledgement), so before anyone is told 503 we ask whether the
-   * batch's first job exists: the jobs of a batch are one statement, all there or none.
+   * batch's first job exists: the jobs of a batch are one statement, all there or none. The
+   * asking happens outside the commit slot, so requests behind this batch are not held up: if
+   * Postgres is down they find out at once and answer 503.
    */
-  private async commitOrVerify(items: AcceptedDeployment[]): Promise<EnqueueOutcome[]> {
+  private async commitOrVerify(
+    items: AcceptedDeployment[],
+  ): Promise<(EnqueueOutcome | Promise<EnqueueOutcome>)[]> {
     const attempt: CommitAttempt = { insertedIds: [], outcomes: undefined }
     try {
       return await this.commit(items, attempt)
     } catch (error) {
       const firstId = attempt.insertedIds[0]
-      const committed = firstId ? await this.jobExists(firstId) : 'no'
-      if (committed === 'yes' && attempt.outcomes) {
-        this.onCommitError(error, items.length, 'committed after all; answered 202')
-        return attempt.outcomes
+      const outcomes = attempt.outcomes
+      if (neverReachedDatabase(error) || !firstId || !outcomes) {
+        if (isDatabaseUnavailable(error)) this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS
+        this.onCommitError(error, items.length, 'answered 503')
+        throw error
       }
-      // Only when Postgres cannot even be asked: one lost connection is not an outage.
-      if (isDatabaseUnavailable(error) && committed === 'unknown') {
-        this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS
-      }
-      this.onCommitError(error, items.length, 'answered 503')
-      throw error
+      const verdict = this.track(this.verify(error, firstId, items.length))
+      return outcomes.map(async (outcome) => {
+        await verdict
+        return outcome
+      })
     }
+  }
+
+  /** Resolves if the failed commit happened after all; rejects with what to tell the clients. */
+  private async verify(error: unknown, firstId: string, batchSize: number): Promise<void> {
+    const committed = await this.jobExists(firstId)
+    if (committed === 'yes') {
+      this.onCommitError(error, batchSize, 'committed after all; answered 202')
+      return
+    }
+    if (committed === 'unknown') {
+      this.onCommitError(error, batchSize, 'outcome unknown; answered 503 outcome-unknown')
+      throw new CommitOutcomeUnknown(error)
+    }
+    this.onCommitError(error, batchSize, 'answered 503')
+    throw error
+  }
+
+  private readonly verifying = new Set<Promise<void>>()
+
+  // Checks in progress are waited for at shutdown, like commits.
+  private track(check: Promise<void>): Promise<void> {
+    this.verifying.add(check)
+    const untrack = () => this.verifying.delete(check)
+    check.then(untrack, untrack)
+    return check
   }
 
   // Asks whether a job exists, retrying briefly: the connection that failed the commit is often
   // not the only casualty, and the pool needs a moment to reconnect.
   private async jobExists(id: string): Promise<'yes' | 'no' | 'unknown'> {
     const deadline = Date.now() + VERIFY_TIMEOUT_MS
-    for (let wait = 25; Date.now() < deadline; wait *= 2) {
+    for (let wait = 25; Date.now() < deadline; wait = Math.min(500, wait * 2)) {
       const lookup = this.boss
         .findJobs(DEPLOYMENTS_QUEUE, { id, db: viaPostgresJs(this.sql) })
         .then((jobs): 'yes' | 'no' => (jobs.length > 0 ? 'yes' : 'no'))

@@ -130,4 +130,21 @@ describe('GroupCommit', () => {
     await Bun.sleep(0)
     expect(answers.sort()).toEqual([0, 1, 2, 3, 4])
   })
+
+  test('a result that is a promise frees the commit slot while its caller waits for it', async () => {
+    const slow = deferred<string>()
+    let commits = 0
+    const group = new GroupCommit<string, string>(
+      async (items) => {
+        commits++
+        return items.map((item) => (item === 'checked' ? slow.promise : item))
+      },
+      { maxBatchSize: 1, maxWaitMs: 0, maxInFlight: 1 },
+    )
+    const checked = group.submit('checked')
+    expect(await group.submit('next')).toBe('next')
+    expect(commits).toBe(2)
+    slow.resolve('verified')
+    expect(await checked).toBe('verified')
+  })
 })

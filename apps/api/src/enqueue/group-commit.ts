@@ -23,8 +23,13 @@ export class GroupCommit<T, R> {
   private timer: ReturnType<typeof setTimeout> | undefined
   private idleWaiters: (() => void)[] = []
 
+  /**
+   * `commit` returns one result per item. A result may itself be a promise: its caller waits for
+   * it, but the commit slot is free at once (used to check a failed commit without holding up
+   * the next one).
+   */
   constructor(
-    private readonly commit: (items: T[]) => Promise<R[]>,
+    private readonly commit: (items: T[]) => Promise<(R | Promise<R>)[]>,
     private readonly options: GroupCommitOptions,
   ) {}
 
@@ -88,7 +93,7 @@ export class GroupCommit<T, R> {
         throw new Error(`commit returned ${results.length} results for ${batch.length} items`)
       }
       batch.forEach((waiting, index) => {
-        waiting.resolve(results[index] as R)
+        Promise.resolve(results[index] as R | Promise<R>).then(waiting.resolve, waiting.reject)
       })
     } catch (error) {
       for (const waiting of batch) waiting.reject(error)

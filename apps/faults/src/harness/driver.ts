@@ -3,10 +3,14 @@ export interface Sent {
   version: string
   status: number
   retryAfter: string | null
+  /** Milliseconds until the answer (or the failure). */
+  ms: number
 }
 
 /** Posts one deployment with `version`; status 0 when no HTTP answer came. */
 export async function postDeployment(url: string, key: string, version: string): Promise<Sent> {
+  const startedAt = performance.now()
+  const ms = () => Math.round(performance.now() - startedAt)
   try {
     const response = await fetch(url, {
       method: 'POST',
@@ -21,9 +25,14 @@ export async function postDeployment(url: string, key: string, version: string):
       signal: AbortSignal.timeout(15_000),
     })
     await response.arrayBuffer()
-    return { version, status: response.status, retryAfter: response.headers.get('retry-after') }
+    return {
+      version,
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      ms: ms(),
+    }
   } catch {
-    return { version, status: 0, retryAfter: null }
+    return { version, status: 0, retryAfter: null, ms: ms() }
   }
 }
 

@@ -84,16 +84,30 @@ export class Stack {
 
   /** Waits until the worker has recorded every queued job (none left to fetch). */
   async untilDrained(expectedRows: number, timeoutMs = 60_000): Promise<void> {
-    await until(
-      async () => {
-        const [row] = await this.sql<
-          { count: number }[]
-        >`select count(*)::int as count from deployments`
-        return (row?.count ?? 0) >= expectedRows
-      },
-      `${expectedRows} recorded deployments`,
-      timeoutMs,
-    )
+    let rows = 0
+    try {
+      await until(
+        async () => {
+          const [row] = await this.sql<{ count: number }[]>`
+            select count(*)::int as count from deployments`
+          rows = row?.count ?? 0
+          return rows >= expectedRows
+        },
+        `${expectedRows} recorded deployments`,
+        timeoutMs,
+      )
+    } catch (error) {
+      // Say what is stuck: rows, jobs by state, and what the workers last complained about.
+      const complaints = this.workers.flatMap((worker) =>
+        worker.lines.filter((line) => line.level !== 'info').slice(-5),
+      )
+      const alive = this.workers.map((worker) => worker.child.exitCode === null)
+      throw new Error(
+        `${(error as Error).message}: ${rows} rows; unfinished jobs ` +
+          `${JSON.stringify(await this.unfinishedJobs())}; workers alive ${alive.join(',')}; ` +
+          `last worker errors ${JSON.stringify(complaints)}`,
+      )
+    }
   }
 
   /** Deployment jobs not completed, by state: after a drain this must be empty. */

@@ -3,7 +3,7 @@ import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { listDeployments } from '@shiplog/db/queries/deployments'
 import { type DeploymentPage, nameKey, validateDeployment } from '@shiplog/schema'
 import type { Static } from '@sinclair/typebox'
-import type { Enqueuer } from '../../enqueue/deployment-queue.ts'
+import { CommitOutcomeUnknown, type Enqueuer } from '../../enqueue/deployment-queue.ts'
 import { problems } from '../../plugins/problem/index.ts'
 import { decodeCursor, encodeCursor } from './cursor.ts'
 import { parseIdempotencyKey } from './idempotency-key.ts'
@@ -37,7 +37,8 @@ export async function acceptDeployment(
       receivedAt,
       idempotencyKey,
     })
-    .catch(() => {
+    .catch((error) => {
+      if (error instanceof CommitOutcomeUnknown) throw problems.outcomeUnknown()
       throw problems.unavailable(
         'The deployment could not be queued because the database is unavailable; it was not accepted. Retry shortly.',
       )

@@ -66,5 +66,15 @@ export const problems = {
     new HttpProblem(503, 'unavailable', 'Service Unavailable', detail, undefined, {
       'Retry-After': String(retryAfterSeconds),
     }),
+  outcomeUnknown: () =>
+    new HttpProblem(
+      503,
+      'outcome-unknown',
+      'Service Unavailable',
+      'The database became unreachable while this deployment was being queued, so whether it was ' +
+        'accepted is not known. Retry with the same Idempotency-Key: it will be recorded once.',
+      undefined,
+      { 'Retry-After': '5' },
+    ),
   notFound: (detail: string) => new HttpProblem(404, 'not-found', 'Not Found', detail),
 }

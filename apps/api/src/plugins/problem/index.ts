@@ -54,6 +54,13 @@ export function problemDetails(onUnexpected: (error: unknown) => void) {
             set.headers,
           )
         default:
+          // Any read or lookup that cannot reach Postgres: the client should retry; not a bug.
+          if (isDatabaseUnavailable(error)) {
+            return problemResponse(
+              problems.unavailable('The database is unavailable right now; retry shortly.'),
+              set.headers,
+            )
+          }
           onUnexpected(error)
           return problemResponse(
             new HttpProblem(
