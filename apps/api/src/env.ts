@@ -18,6 +18,7 @@ export const ApiEnv = Type.Object({
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 2, maximum: 200, default: 10 }),
   BODY_MAX_BYTES: Type.Integer({ minimum: 1024, default: 65_536 }),
   BODY_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+  IDLE_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 255, default: 10 }),
   CLIENT_IP_HEADER: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]+$' })),
   SHUTDOWN_DELAY_MS: Type.Integer({ minimum: 0, default: 0 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 20_000 }),

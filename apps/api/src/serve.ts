@@ -7,7 +7,12 @@ import type { createApiServer } from './server.ts'
  * requests get their commits, Postgres is closed, and the process exits 0 (1 past the timeout).
  */
 export function serve(api: ReturnType<typeof createApiServer>, env: ApiEnv): void {
-  const server = api.app.listen({ port: env.PORT, hostname: env.HOST })
+  // The idle timeout also cuts clients that trickle their headers in (slowloris).
+  const server = api.app.listen({
+    port: env.PORT,
+    hostname: env.HOST,
+    idleTimeout: env.IDLE_TIMEOUT_SECONDS,
+  })
   logLine({ msg: 'api listening', port: server.server?.port, host: env.HOST })
   void api.start().then(() => logLine({ msg: 'queue producer started' }))
 

@@ -104,17 +104,21 @@ export class Stack {
       const alive = this.workers.map((worker) => worker.child.exitCode === null)
       throw new Error(
         `${(error as Error).message}: ${rows} rows; unfinished jobs ` +
-          `${JSON.stringify(await this.unfinishedJobs())}; workers alive ${alive.join(',')}; ` +
+          `${JSON.stringify(await this.pendingJobs())}; workers alive ${alive.join(',')}; ` +
           `last worker errors ${JSON.stringify(complaints)}`,
       )
     }
   }
 
-  /** Deployment jobs not completed, by state: after a drain this must be empty. */
-  async unfinishedJobs(): Promise<Record<string, number>> {
+  /**
+   * Deployment jobs still waiting or in progress (created, retry, active), by state: after a
+   * drain this must be empty. Failed attempts stay in pg-boss as history and are not counted.
+   */
+  async pendingJobs(): Promise<Record<string, number>> {
     const states: Record<string, number> = {}
     for (const job of await this.boss.findJobs(DEPLOYMENTS_QUEUE)) {
-      if (job.state !== 'completed') states[job.state] = (states[job.state] ?? 0) + 1
+      if (['created', 'retry', 'active'].includes(job.state))
+        states[job.state] = (states[job.state] ?? 0) + 1
     }
     return states
   }

@@ -44,7 +44,7 @@ test('every backend of the service terminated five times under load: no lost 202
   expect(ledger.lost).toBe(0)
   expect(ledger.duplicates).toBe(0)
   expect(ledger.unacknowledged).toBe(0)
-  expect(await stack.unfinishedJobs()).toEqual({})
+  expect(await stack.pendingJobs()).toEqual({})
   expect(await answersOk(`${api.base}/readyz`)).toBe(true)
   expect(worker.child.exitCode).toBeNull()
   expect(api.process.child.exitCode).toBeNull()

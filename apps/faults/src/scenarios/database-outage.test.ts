@@ -56,7 +56,7 @@ test('Postgres unreachable for 4 s under load: fast 503s, /readyz fails, both re
   expect(ledger.lost).toBe(0)
   expect(ledger.duplicates).toBe(0)
   expect(ledger.unacknowledged).toBe(0)
-  expect(await stack.unfinishedJobs()).toEqual({})
+  expect(await stack.pendingJobs()).toEqual({})
   expect(worker.child.exitCode).toBeNull()
   expect(api.process.child.exitCode).toBeNull()
 

@@ -45,7 +45,7 @@ test('kill -9 of the worker mid-drain: a new worker records every accepted deplo
   await stack.untilDrained(accepted)
   const drainSeconds = (Date.now() - restartedAt) / 1000
   const ledger = await reconcile(stack.sql, sent)
-  const unfinished = await stack.unfinishedJobs()
+  const unfinished = await stack.pendingJobs()
 
   expect(killed.signal).toBe('SIGKILL')
   expect(recordedBeforeKill).toBeLessThan(accepted)

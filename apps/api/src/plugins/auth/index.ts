@@ -22,15 +22,23 @@ export function auth(keys: KeyStore, addresses: AddressLimiter, clientAddress: C
     const cached = key ? keys.cachedOwner(key) : undefined
     if (cached) return cached
     const address = clientAddress(request, server)
-    if (addresses.isExhausted(address) && !(key && keys.wasRecentlyValid(key))) {
-      throw problems.rateLimited(
-        addresses.take(address).retryAfterSeconds,
-        'Too many requests without a valid API key from this address; wait before retrying.',
-      )
+    // The token is spent before the lookup, not after: concurrent guesses cannot all pass a
+    // check that none of them has paid for yet. A key that proves valid gets it back.
+    const trusted = key !== undefined && keys.wasRecentlyValid(key)
+    if (!trusted) {
+      const decision = addresses.take(address)
+      if (!decision.allowed) {
+        throw problems.rateLimited(
+          decision.retryAfterSeconds,
+          'Too many requests without a valid API key from this address; wait before retrying.',
+        )
+      }
     }
     const owner = key ? await keys.verify(key) : undefined
-    if (owner) return owner
-    addresses.take(address)
+    if (owner) {
+      if (!trusted) addresses.giveBack(address)
+      return owner
+    }
     throw problems.unauthorized(
       key
         ? 'The API key is not valid: it is malformed, unknown or revoked. Create one with `bun run keys create`.'

@@ -26,11 +26,9 @@ export class AddressLimiter {
     return bucket.take(now)
   }
 
-  /** True when this address has no tokens left, without spending one. */
-  isExhausted(address: string): boolean {
-    const bucket = this.buckets.get(address)
-    if (!bucket) return false
-    return bucket.peek(this.now()) < 1
+  /** Returns a token spent by a request that turned out to carry a valid key. */
+  giveBack(address: string): void {
+    this.buckets.get(address)?.refund(this.now())
   }
 
   // A full bucket carries no information, so dropping it loses nothing.

