@@ -7,6 +7,7 @@ import { healthRoutes } from './modules/health/index.ts'
 import type { Readiness } from './modules/health/readiness.ts'
 import { auth, type ClientAddress } from './plugins/auth/index.ts'
 import { KeyStore } from './plugins/auth/key-store.ts'
+import { type ApiMetrics, metrics } from './plugins/metrics/index.ts'
 import { problemDetails } from './plugins/problem/index.ts'
 import { AddressLimiter } from './plugins/rate-limit/address-limiter.ts'
 import { rateLimit } from './plugins/rate-limit/index.ts'
@@ -14,7 +15,7 @@ import { LeasedRateLimiter, postgresLeases } from './plugins/rate-limit/leased-l
 import type { BucketShape } from './plugins/rate-limit/token-bucket.ts'
 import { type LogLine, requestLog } from './plugins/request-log/index.ts'
 
-/** Everything the HTTP app needs, built by `main.ts` (or a test). */
+/** Everything the HTTP app needs, built by `server.ts` (or a test). */
 export interface AppDeps {
   sql: Sql
   queue: Enqueuer
@@ -25,6 +26,9 @@ export interface AppDeps {
   clientAddress: ClientAddress
   log: LogLine
   logRequests: boolean
+  metrics: ApiMetrics
+  /** Updates gauges that are read, not counted, before each scrape. */
+  refreshMetrics: () => Promise<void>
 }
 
 /** The Shiplog HTTP API: where a request enters, is checked, and is queued. */
@@ -35,19 +39,23 @@ export function createApp(deps: AppDeps) {
       msg: 'unexpected error',
       error: String((error as Error)?.stack ?? error),
     })
+  const rateLimited = (limit: 'key' | 'address') => () => deps.metrics.rateLimited.inc({ limit })
   const keys = new KeyStore(deps.sql, reportUnexpected)
   const authenticated = auth(
     keys,
     new AddressLimiter(deps.unauthenticatedRateLimit),
     deps.clientAddress,
+    rateLimited('address'),
   )
   const limited = rateLimit(
     authenticated,
     new LeasedRateLimiter(postgresLeases(deps.sql)),
     deps.rateLimit,
+    rateLimited('key'),
   )
   return new Elysia()
     .use(requestLog(deps.logRequests ? deps.log : undefined))
+    .use(metrics(deps.metrics, deps.refreshMetrics))
     .use(problemDetails(reportUnexpected))
     .use(healthRoutes(deps.readiness))
     .use(

@@ -1,28 +1,51 @@
 import type { Sql } from '@shiplog/db/client'
-import { createSql } from '@shiplog/db/client'
+import { createSql, processApplicationName } from '@shiplog/db/client'
+import { connectionsByState } from '@shiplog/db/queries/connections'
 import { createBoss, type PgBoss } from '@shiplog/db/queue'
 import { createApp } from './app.ts'
-import { DeploymentQueue, type Enqueuer } from './enqueue/deployment-queue.ts'
+import {
+  type CommitObserver,
+  type CommitOutcome,
+  DeploymentQueue,
+  type Enqueuer,
+} from './enqueue/deployment-queue.ts'
 import type { ApiEnv } from './env.ts'
 import { clientAddressFrom } from './lib/client-address.ts'
 import { logLine } from './lib/log.ts'
 import { Readiness } from './modules/health/readiness.ts'
+import { createApiMetrics } from './plugins/metrics/index.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Replaces the group-commit queue, for comparisons (the benchmark's reference design). */
 export type EnqueuerFactory = (sql: Sql, boss: PgBoss) => Enqueuer
 
+// How each commit outcome is logged; the fault scenarios read these messages.
+const COMMIT_LOG: Record<Exclude<CommitOutcome, 'ok'>, string> = {
+  failed: 'queue commit failed; answered 503',
+  confirmed: 'queue commit failed; committed after all; answered 202',
+  unknown: 'queue commit failed; outcome unknown; answered 503 outcome-unknown',
+}
+
 /** The API wired to its Postgres and queue; `main.ts` serves it, tests call `app.handle`. */
 export function createApiServer(env: ApiEnv, log = logLine, enqueuer?: EnqueuerFactory) {
+  const applicationName = processApplicationName('shiplog-api')
   const sql = createSql(env.DATABASE_URL, {
-    applicationName: 'shiplog-api',
+    applicationName,
     maxConnections: env.DATABASE_POOL_SIZE,
     statementTimeoutMs: 10_000,
   })
   const boss = createBoss(env.DATABASE_URL, 'producer', 'shiplog-api-queue')
   let bossReady = false
   boss.on('error', (error) => log({ level: 'error', msg: 'queue error', error: String(error) }))
+  const metrics = createApiMetrics()
+  const observeCommit: CommitObserver = (batchSize, outcome, error) => {
+    metrics.enqueueBatchSize.observe(batchSize)
+    metrics.enqueueCommits.inc({ outcome })
+    if (outcome !== 'ok') {
+      log({ level: 'error', msg: COMMIT_LOG[outcome], batchSize, error: String(error) })
+    }
+  }
   const queue =
     enqueuer?.(sql, boss) ??
     new DeploymentQueue(
@@ -33,14 +56,16 @@ export function createApiServer(env: ApiEnv, log = logLine, enqueuer?: EnqueuerF
         maxWaitMs: env.ENQUEUE_BATCH_WAIT_MS,
         maxInFlight: env.ENQUEUE_MAX_IN_FLIGHT,
       },
-      (error, batchSize, outcome) =>
-        log({
-          level: 'error',
-          msg: `queue commit failed; ${outcome}`,
-          batchSize,
-          error: String(error),
-        }),
+      observeCommit,
     )
+  // Gauges read at scrape time rather than counted.
+  const refreshMetrics = async () => {
+    metrics.enqueueWaiting.set(queue.depth?.waiting ?? 0)
+    metrics.dbConnections.reset()
+    const byState = await connectionsByState(sql, applicationName).catch(() => ({}))
+    for (const [state, count] of Object.entries(byState))
+      metrics.dbConnections.set({ state }, count)
+  }
   const readiness = new Readiness(sql, () => (bossReady ? undefined : 'queue not started'))
   const app = createApp({
     sql,
@@ -58,6 +83,8 @@ export function createApiServer(env: ApiEnv, log = logLine, enqueuer?: EnqueuerF
     clientAddress: clientAddressFrom(env.CLIENT_IP_HEADER),
     log,
     logRequests: env.LOG_REQUESTS,
+    metrics,
+    refreshMetrics,
   })
 
   let stopping = false
@@ -90,5 +117,5 @@ export function createApiServer(env: ApiEnv, log = logLine, enqueuer?: EnqueuerF
     await sql.end({ timeout: 5 })
   }
 
-  return { app, sql, boss, queue, readiness, start, shutdown }
+  return { app, sql, boss, queue, readiness, metrics, start, shutdown }
 }

@@ -14,7 +14,9 @@ export interface ConsumerEvents {
   batch(outcome: {
     fetched: number
     recorded: number
-    failed: { id: string; reason: string }[]
+    /** `final`: the job's last attempt; it goes to the dead-letter queue. */
+    failed: { id: string; reason: string; final: boolean }[]
+    seconds: number
   }): void
   error(error: unknown): void
 }
@@ -52,27 +54,35 @@ export class QueueConsumer {
 
   /** Processes one batch now; resolves with how many jobs it fetched. */
   async runOnce(): Promise<number> {
-    return this.sql.begin(async (tx) => {
+    const startedAt = performance.now()
+    const report = await this.sql.begin(async (tx) => {
       const db = viaPostgresJs(tx)
       const jobs = (await this.boss.fetch(QUEUE, {
         batchSize: this.options.batchSize,
         includeMetadata: true,
         db,
       })) as FetchedJob[]
-      if (jobs.length === 0) return 0
+      if (jobs.length === 0) return undefined
       const { recorded, failed } = await handleDeployments(tx, jobs)
       const claim = (job: FetchedJob) => ({ id: job.id, retryCount: job.retryCount })
       if (recorded.length > 0) await this.boss.complete(QUEUE, recorded.map(claim), null, { db })
       for (const { job, reason } of failed) {
         await this.boss.fail(QUEUE, [claim(job)], { message: reason }, { db })
       }
-      this.events.batch({
+      return {
         fetched: jobs.length,
         recorded: recorded.length,
-        failed: failed.map(({ job, reason }) => ({ id: job.id, reason })),
-      })
-      return jobs.length
+        failed: failed.map(({ job, reason }) => ({
+          id: job.id,
+          reason,
+          final: job.retryCount >= job.retryLimit,
+        })),
+      }
     })
+    // Reported once committed: a batch that rolled back recorded nothing.
+    if (!report) return 0
+    this.events.batch({ ...report, seconds: (performance.now() - startedAt) / 1000 })
+    return report.fetched
   }
 
   private async loop(): Promise<void> {

@@ -10,6 +10,7 @@ export const WorkerEnv = Type.Object({
   WORKER_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 5000, default: 500 }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 32, default: 2 }),
   WORKER_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 200 }),
+  WORKER_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9090 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 20_000 }),
 })
 export type WorkerEnv = Static<typeof WorkerEnv>

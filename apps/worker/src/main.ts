@@ -1,4 +1,5 @@
 import { loadWorkerEnv } from './env.ts'
+import { serveProbes } from './http.ts'
 import { createWorker } from './worker.ts'
 
 const log = (line: Record<string, unknown>) =>
@@ -13,6 +14,10 @@ try {
 }
 
 const worker = createWorker(env, log)
+const probes = await serveProbes(env.WORKER_PORT, {
+  notReadyBecause: () => worker.notReadyBecause(),
+  metrics: () => worker.scrape(),
+})
 await worker.start()
 log({
   msg: 'worker started',
@@ -30,6 +35,7 @@ async function stop(signal: string) {
     process.exit(1)
   }, env.SHUTDOWN_TIMEOUT_MS)
   await worker.stop()
+  probes.close()
   clearTimeout(deadline)
   log({ msg: 'stopped' })
   process.exit(0)

@@ -1,8 +1,10 @@
-import { createSql } from '@shiplog/db/client'
+import { createSql, processApplicationName } from '@shiplog/db/client'
+import { connectionsByState } from '@shiplog/db/queries/connections'
 import { deleteExpiredIdempotencyKeys } from '@shiplog/db/queries/idempotency-keys'
-import { createBoss } from '@shiplog/db/queue'
+import { createBoss, DEPLOYMENTS_DEAD_LETTER_QUEUE, DEPLOYMENTS_QUEUE } from '@shiplog/db/queue'
 import { QueueConsumer } from './consumer.ts'
 import type { WorkerEnv } from './env.ts'
+import { createWorkerMetrics } from './metrics.ts'
 
 type Log = (line: Record<string, unknown>) => void
 
@@ -10,8 +12,11 @@ const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000
 
 /** The worker wired to Postgres: `main.ts` runs it, tests start and stop it in-process. */
 export function createWorker(env: WorkerEnv, log: Log) {
+  const applicationName = processApplicationName('shiplog-worker')
+  const metrics = createWorkerMetrics()
+  const health = { started: false, stopping: false, lastError: 0, lastSuccess: 0 }
   const sql = createSql(env.DATABASE_URL, {
-    applicationName: 'shiplog-worker',
+    applicationName,
     maxConnections: env.WORKER_CONCURRENCY + 2,
     statementTimeoutMs: 30_000,
   })
@@ -26,19 +31,59 @@ export function createWorker(env: WorkerEnv, log: Log) {
       pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
     },
     {
-      batch: ({ failed }) => {
-        for (const { id, reason } of failed)
-          log({ level: 'warn', msg: 'job failed', job: id, reason })
+      batch: ({ fetched, recorded, failed, seconds }) => {
+        health.lastSuccess = Date.now()
+        metrics.batchSize.observe(fetched)
+        metrics.batchDuration.observe(seconds)
+        metrics.recorded.inc(recorded)
+        for (const { id, reason, final } of failed) {
+          if (final) metrics.failed.inc()
+          else metrics.retried.inc()
+          const msg = final ? 'job dead-lettered' : 'job failed; will retry'
+          log({ level: 'warn', msg, job: id, reason })
+        }
       },
-      error: (error) => log({ level: 'error', msg: 'batch rolled back', error: String(error) }),
+      error: (error) => {
+        health.lastError = Date.now()
+        metrics.rolledBack.inc()
+        log({ level: 'error', msg: 'batch rolled back', error: String(error) })
+      },
     },
   )
   let housekeeping: ReturnType<typeof setInterval> | undefined
+
+  async function refreshMetrics(): Promise<void> {
+    metrics.queueDepth.reset()
+    for (const queue of [DEPLOYMENTS_QUEUE, DEPLOYMENTS_DEAD_LETTER_QUEUE]) {
+      const stats = await boss.getQueue(queue).catch(() => null)
+      if (!stats) continue
+      metrics.queueDepth.set({ queue, state: 'ready' }, stats.readyCount)
+      metrics.queueDepth.set({ queue, state: 'deferred' }, stats.deferredCount)
+      metrics.queueDepth.set({ queue, state: 'active' }, stats.activeCount)
+    }
+    metrics.dbConnections.reset()
+    const byState = await connectionsByState(sql, applicationName).catch(() => ({}))
+    for (const [state, count] of Object.entries(byState))
+      metrics.dbConnections.set({ state }, count)
+  }
 
   return {
     sql,
     boss,
     consumer,
+    metrics,
+    /** Undefined when ready to work; otherwise why not (for `/readyz`). */
+    notReadyBecause(): string | undefined {
+      if (health.stopping) return 'shutting down'
+      if (!health.started) return 'queue not started'
+      if (health.lastError > health.lastSuccess) return 'the last batch could not reach Postgres'
+      return undefined
+    },
+    /** Prometheus text of the worker's metrics, gauges refreshed. */
+    async scrape(): Promise<{ body: string; contentType: string }> {
+      await refreshMetrics()
+      return { body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }
+    },
     /** Starts pg-boss (retrying until Postgres is reachable), then the consumer. */
     async start(): Promise<void> {
       for (let attempt = 1; ; attempt++) {
@@ -50,6 +95,7 @@ export function createWorker(env: WorkerEnv, log: Log) {
           await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * attempt)))
         }
       }
+      health.started = true
       consumer.start()
       housekeeping = setInterval(() => {
         deleteExpiredIdempotencyKeys(sql).catch((error) =>
@@ -59,6 +105,7 @@ export function createWorker(env: WorkerEnv, log: Log) {
     },
     /** Stops fetching, lets the batches in hand commit, and closes Postgres. */
     async stop(): Promise<void> {
+      health.stopping = true
       clearInterval(housekeeping)
       await consumer.stop()
       await boss.stop({ graceful: false, close: true }).catch(() => {})

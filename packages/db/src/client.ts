@@ -1,3 +1,4 @@
+import { hostname } from 'node:os'
 import postgres from 'postgres'
 
 /** The postgres.js client type used across Shiplog. */
@@ -12,6 +13,14 @@ export interface ClientOptions {
   maxConnections?: number
   /** Upper bound for any single statement, so a stuck query cannot pin a request forever. */
   statementTimeoutMs?: number
+}
+
+/**
+ * The application_name a process shows in pg_stat_activity: its role plus host and pid, so an
+ * operator (and the pool metric) can tell one replica's connections from another's.
+ */
+export function processApplicationName(role: string): string {
+  return `${role} ${hostname()}:${process.pid}`.slice(0, 63)
 }
 
 /** Opens a connection pool; connections are made lazily and re-made after a cut. */

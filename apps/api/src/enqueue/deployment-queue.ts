@@ -27,6 +27,15 @@ export type EnqueueOutcome =
   /** The Idempotency-Key was already used with a different body. */
   | { kind: 'conflict' }
 
+/**
+ * How a queue commit ended: ok; failed (its requests got 503); confirmed (it failed but had
+ * happened, so 202); unknown (Postgres could not be asked, so 503 outcome-unknown).
+ */
+export type CommitOutcome = 'ok' | 'failed' | 'confirmed' | 'unknown'
+
+/** Told about every commit (for logs and metrics); `error` is set unless the outcome is ok. */
+export type CommitObserver = (batchSize: number, outcome: CommitOutcome, error?: unknown) => void
+
 /** What a commit got as far as, so a failure can be checked against what reached Postgres. */
 interface CommitAttempt {
   insertedIds: string[]
@@ -66,6 +75,8 @@ export function toJob(item: AcceptedDeployment, id: string): DeploymentJob {
 export interface Enqueuer {
   enqueue(item: AcceptedDeployment): Promise<EnqueueOutcome>
   whenIdle(): Promise<void>
+  /** Requests waiting for a commit and commits running, where the queue batches. */
+  readonly depth?: { waiting: number; inFlight: number }
 }
 
 /**
@@ -80,7 +91,7 @@ export class DeploymentQueue implements Enqueuer {
     private readonly sql: Sql,
     private readonly boss: PgBoss,
     options: GroupCommitOptions,
-    private readonly onCommitError: (error: unknown, batchSize: number, outcome: string) => void,
+    private readonly observe: CommitObserver,
   ) {
     this.group = new GroupCommit((items) => this.commitOrVerify(items), options)
   }
@@ -117,18 +128,24 @@ export class DeploymentQueue implements Enqueuer {
    * asking happens outside the commit slot, so requests behind this batch are not held up: if
    * Postgres is down they find out at once and answer 503.
    */
+  private onCommitError(error: unknown, batchSize: number, outcome: CommitOutcome) {
+    this.observe(batchSize, outcome, error)
+  }
+
   private async commitOrVerify(
     items: AcceptedDeployment[],
   ): Promise<(EnqueueOutcome | Promise<EnqueueOutcome>)[]> {
     const attempt: CommitAttempt = { insertedIds: [], outcomes: undefined }
     try {
-      return await this.commit(items, attempt)
+      const outcomes = await this.commit(items, attempt)
+      this.observe(items.length, 'ok')
+      return outcomes
     } catch (error) {
       const firstId = attempt.insertedIds[0]
       const outcomes = attempt.outcomes
       if (neverReachedDatabase(error) || !firstId || !outcomes) {
         if (isDatabaseUnavailable(error)) this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS
-        this.onCommitError(error, items.length, 'answered 503')
+        this.onCommitError(error, items.length, 'failed')
         throw error
       }
       const verdict = this.track(this.verify(error, firstId, items.length))
@@ -143,14 +160,14 @@ export class DeploymentQueue implements Enqueuer {
   private async verify(error: unknown, firstId: string, batchSize: number): Promise<void> {
     const committed = await this.jobExists(firstId)
     if (committed === 'yes') {
-      this.onCommitError(error, batchSize, 'committed after all; answered 202')
+      this.onCommitError(error, batchSize, 'confirmed')
       return
     }
     if (committed === 'unknown') {
-      this.onCommitError(error, batchSize, 'outcome unknown; answered 503 outcome-unknown')
+      this.onCommitError(error, batchSize, 'unknown')
       throw new CommitOutcomeUnknown(error)
     }
-    this.onCommitError(error, batchSize, 'answered 503')
+    this.onCommitError(error, batchSize, 'failed')
     throw error
   }
 

@@ -76,6 +76,7 @@ export class Stack {
     const worker = new ServiceProcess('apps/worker/src/main.ts', {
       DATABASE_URL: this.serviceUrl,
       WORKER_POLL_INTERVAL_MS: '50',
+      WORKER_PORT: String(freePort()),
       ...env,
     })
     this.workers.push(worker)

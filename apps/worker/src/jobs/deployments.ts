@@ -12,6 +12,7 @@ const payload = TypeCompiler.Compile(DeploymentJob)
 export interface FetchedJob {
   id: string
   retryCount: number
+  retryLimit: number
   data: unknown
 }
 

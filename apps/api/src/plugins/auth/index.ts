@@ -16,7 +16,12 @@ let instances = 0
  * answering 401 for a missing, malformed, unknown or revoked key. Requests without a valid key
  * also spend their address's tokens, and get 429 once those run out, before any lookup.
  */
-export function auth(keys: KeyStore, addresses: AddressLimiter, clientAddress: ClientAddress) {
+export function auth(
+  keys: KeyStore,
+  addresses: AddressLimiter,
+  clientAddress: ClientAddress,
+  onRateLimited: () => void = () => {},
+) {
   async function authenticate(request: Request, server: unknown): Promise<KeyOwner> {
     const key = BEARER.exec(request.headers.get('authorization') ?? '')?.[1]
     const cached = key ? keys.cachedOwner(key) : undefined
@@ -28,6 +33,7 @@ export function auth(keys: KeyStore, addresses: AddressLimiter, clientAddress: C
     if (!trusted) {
       const decision = addresses.take(address)
       if (!decision.allowed) {
+        onRateLimited()
         throw problems.rateLimited(
           decision.retryAfterSeconds,
           'Too many requests without a valid API key from this address; wait before retrying.',

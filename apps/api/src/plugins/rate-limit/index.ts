@@ -15,6 +15,7 @@ export function rateLimit(
   authenticated: ReturnType<typeof auth>,
   limiter: LeasedRateLimiter,
   defaults: BucketShape,
+  onRateLimited: () => void = () => {},
 ) {
   return new Elysia({ name: 'rate-limit', seed: ++instances })
     .use(authenticated)
@@ -29,6 +30,7 @@ export function rateLimit(
       set.headers['ratelimit-remaining'] = String(decision.remaining)
       set.headers['ratelimit-reset'] = String(decision.resetSeconds)
       if (!decision.allowed) {
+        onRateLimited()
         throw problems.rateLimited(
           decision.retryAfterSeconds,
           `This API key has used its quota of ${decision.limit} requests; retry after ${decision.retryAfterSeconds}s.`,
