@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { LoadDriver, untilAccepted } from '../harness/driver.ts'
 import { reconcile } from '../harness/ledger.ts'
 import { recordScenario } from '../harness/results.ts'
-import { answersOk, until } from '../harness/service.ts'
+import { answersOk } from '../harness/service.ts'
 import { Stack } from '../harness/stack.ts'
 
 let stack: Stack
