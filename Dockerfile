@@ -1,0 +1,39 @@
+# syntax=docker/dockerfile:1
+# One image for the API, the worker and the CLI (migrations, keys, jobs): the Kubernetes
+# manifests choose the process with `command`. Build: docker build -t ghcr.io/shiplog/shiplog:0.1.0 .
+
+FROM oven/bun:1.4.5-slim AS deps
+WORKDIR /app
+# Only what the install reads, so editing source does not invalidate this layer. apps/bench and
+# apps/faults are left out on purpose: bun skips lockfile workspaces that are absent from disk,
+# which keeps their load generators out of the image.
+COPY package.json bun.lock bunfig.toml ./
+COPY patches ./patches
+COPY apps/api/package.json apps/api/
+COPY apps/worker/package.json apps/worker/
+COPY apps/cli/package.json apps/cli/
+COPY packages/db/package.json packages/db/
+COPY packages/schema/package.json packages/schema/
+# --production leaves out devDependencies (embedded-postgres among them); the lockfile's
+# patchedDependencies make bun apply patches/postgres@3.4.9.patch here.
+RUN bun install --frozen-lockfile --production
+
+FROM oven/bun:1.4.5-slim AS runtime
+WORKDIR /app
+# No transpiler cache: the root filesystem is read-only in Kubernetes and /tmp is the only
+# writable path.
+ENV NODE_ENV=production \
+    BUN_RUNTIME_TRANSPILER_CACHE_PATH=0
+# The isolated linker puts links in every workspace's node_modules, so the whole tree is copied.
+COPY --from=deps /app ./
+COPY tsconfig.base.json ./
+COPY packages/schema ./packages/schema
+COPY packages/db ./packages/db
+COPY apps/api ./apps/api
+COPY apps/worker ./apps/worker
+COPY apps/cli ./apps/cli
+# Files stay owned by root, so the process cannot modify its own code. Numeric, so the kubelet can
+# verify runAsNonRoot: this is the image's `bun` user.
+USER 1000:1000
+EXPOSE 3000 9090
+CMD ["bun", "apps/api/src/main.ts"]

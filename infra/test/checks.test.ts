@@ -1,0 +1,105 @@
+import { describe, expect, test } from 'bun:test'
+import { CONTRACT } from './lib/contract.ts'
+import { schemaErrors, unknownFields } from './lib/kubernetes-schema.ts'
+import { find, type K8sObject, kustomize, ofKind } from './lib/manifests.ts'
+import { POLICIES } from './lib/policy.ts'
+import { WIRING } from './lib/wiring.ts'
+
+// The checks must fail on broken manifests, or their passing proves nothing: each case breaks
+// one thing in a copy of the production render and expects the violation it causes.
+const all = { ...POLICIES, ...CONTRACT, ...WIRING }
+
+function broken(change: (objects: K8sObject[]) => void): K8sObject[] {
+  const objects = structuredClone(kustomize('production'))
+  change(objects)
+  return objects
+}
+const api = (objects: K8sObject[]) =>
+  find(objects, 'Deployment', 'shiplog-api').spec.template.spec.containers[0]
+const apiConfig = (objects: K8sObject[]) =>
+  ofKind(objects, 'ConfigMap').find((map) => map.metadata.name.startsWith('shiplog-api-'))?.data
+const violations = (objects: K8sObject[]) => Object.values(all).flatMap((check) => check(objects))
+
+describe('the checks catch what they are for', () => {
+  test('the unbroken render has no violations', () => {
+    expect(violations(kustomize('production'))).toEqual([])
+  })
+
+  const cases: [string, (objects: K8sObject[]) => void, RegExp][] = [
+    [
+      'a writable root filesystem',
+      (o) => delete api(o).securityContext.readOnlyRootFilesystem,
+      /readOnlyRootFilesystem/,
+    ],
+    [
+      'an added capability',
+      (o) => (api(o).securityContext.capabilities.add = ['NET_ADMIN']),
+      /adds capabilities/,
+    ],
+    ['a missing memory limit', (o) => delete api(o).resources.limits.memory, /no memory limit/],
+    [
+      'a request above its limit',
+      (o) => (api(o).resources.requests.cpu = '2'),
+      /cpu request 2 exceeds/,
+    ],
+    [
+      'a wrong readiness path',
+      (o) => (api(o).readinessProbe.httpGet.path = '/ready'),
+      /readinessProbe path/,
+    ],
+    ['no liveness probe', (o) => delete api(o).livenessProbe, /no HTTP livenessProbe/],
+    ['a latest image', (o) => (api(o).image = 'ghcr.io/shiplog/shiplog:latest'), /not pinned/],
+    ['another command', (o) => (api(o).command = ['bun', 'apps/api/src/serve.ts']), /command/],
+    [
+      'a variable of another process',
+      (o) => ((apiConfig(o) ?? {}).WORKER_CONCURRENCY = '4'),
+      /sets WORKER_CONCURRENCY/,
+    ],
+    [
+      'a literal DATABASE_URL',
+      (o) => (api(o).env = [{ name: 'DATABASE_URL', value: 'postgres://x' }]),
+      /not taken from a Secret/,
+    ],
+    [
+      'PORT not matching the container port',
+      (o) => ((apiConfig(o) ?? {}).PORT = '8080'),
+      /PORT is 8080/,
+    ],
+    [
+      'a shutdown longer than the grace period',
+      (o) => ((apiConfig(o) ?? {}).SHUTDOWN_DELAY_MS = '15000'),
+      /35000 ms of shutdown/,
+    ],
+    ['no /tmp volume', (o) => (api(o).volumeMounts = []), /no \/tmp/],
+    [
+      'no egress to Postgres',
+      (o) => find(o, 'NetworkPolicy', 'shiplog-api').spec.egress.shift(),
+      /no egress to Postgres/,
+    ],
+    [
+      'an Ingress to a missing port',
+      (o) =>
+        (find(o, 'Ingress', 'shiplog-api').spec.rules[0].http.paths[0].backend.service.port.name =
+          'web'),
+      /no Service port/,
+    ],
+  ]
+  for (const [name, change, expected] of cases) {
+    test(name, () => {
+      expect(violations(broken(change)).join('\n')).toMatch(expected)
+    })
+  }
+
+  test('a field the API does not know (readinesProbe)', () => {
+    const objects = broken((o) => (api(o).readinesProbe = {}))
+    expect(unknownFields(find(objects, 'Deployment', 'shiplog-api'))).toEqual([
+      'Deployment/shiplog-api.spec.template.spec.containers[0].readinesProbe',
+    ])
+  })
+
+  test('a value of the wrong type (containerPort "http")', async () => {
+    const objects = broken((o) => (api(o).ports[0].containerPort = 'http'))
+    const errors = await schemaErrors(find(objects, 'Deployment', 'shiplog-api'))
+    expect(errors.join('\n')).toMatch(/containerPort must be integer/)
+  })
+})

