@@ -6,6 +6,7 @@ export {
 } from './deployment.ts'
 export { DeploymentJob } from './deployment-job.ts'
 export { DeploymentPage, DeploymentRecord } from './deployment-record.ts'
+export { DeploymentFailure, DeploymentStatus } from './deployment-status.ts'
 export { parseEnv } from './env.ts'
 export { nameKey } from './names.ts'
 export { FieldError, Problem } from './problem.ts'
