@@ -33,6 +33,14 @@ create table applications (
   constraint applications_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 
+create table deployment_aliases (
+  id uuid not null,
+  deployment_id uuid not null,
+  created_at timestamp with time zone default now() not null,
+  constraint deployment_aliases_deployment_id_fkey FOREIGN KEY (deployment_id) REFERENCES deployments(id) ON DELETE CASCADE,
+  constraint deployment_aliases_pkey PRIMARY KEY (id)
+);
+
 create table deployments (
   id uuid not null,
   workspace_id bigint not null,
@@ -115,7 +123,11 @@ CREATE INDEX applications_by_name ON public.applications USING btree (workspace_
 
 CREATE INDEX deployments_by_application ON public.deployments USING btree (application_id, deployed_at DESC, id DESC);
 
+CREATE INDEX deployments_by_commit ON public.deployments USING btree (workspace_id, commit_hash text_pattern_ops);
+
 CREATE INDEX deployments_by_environment ON public.deployments USING btree (environment_id, deployed_at DESC, id DESC);
+
+CREATE INDEX deployments_by_version ON public.deployments USING btree (workspace_id, version);
 
 CREATE INDEX deployments_newest ON public.deployments USING btree (workspace_id, deployed_at DESC, id DESC);
 

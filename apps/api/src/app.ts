@@ -1,8 +1,11 @@
 import type { Sql } from '@shiplog/db/client'
+import type { PgBoss } from '@shiplog/db/queue'
 import { Elysia } from 'elysia'
 import type { Enqueuer } from './enqueue/deployment-queue.ts'
 import type { BodyLimits } from './lib/json-body.ts'
+import { catalogRoutes } from './modules/catalog/index.ts'
 import { deploymentRoutes } from './modules/deployments/index.ts'
+import { frequencyRoutes } from './modules/frequency/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import type { Readiness } from './modules/health/readiness.ts'
 import { auth, type ClientAddress } from './plugins/auth/index.ts'
@@ -18,6 +21,7 @@ import { type LogLine, requestLog } from './plugins/request-log/index.ts'
 /** Everything the HTTP app needs, built by `server.ts` (or a test). */
 export interface AppDeps {
   sql: Sql
+  boss: PgBoss
   queue: Enqueuer
   readiness: Readiness
   rateLimit: BucketShape
@@ -61,12 +65,15 @@ export function createApp(deps: AppDeps) {
     .use(
       deploymentRoutes({
         sql: deps.sql,
+        boss: deps.boss,
         queue: deps.queue,
         authenticated,
         limited,
         bodyLimits: deps.bodyLimits,
       }),
     )
+    .use(catalogRoutes({ sql: deps.sql, authenticated, limited }))
+    .use(frequencyRoutes({ sql: deps.sql, authenticated, limited }))
 }
 
 /** The app's type, for tests and for Eden clients. */

@@ -69,6 +69,7 @@ export function createApiServer(env: ApiEnv, log = logLine, enqueuer?: EnqueuerF
   const readiness = new Readiness(sql, () => (bossReady ? undefined : 'queue not started'))
   const app = createApp({
     sql,
+    boss,
     queue,
     readiness,
     rateLimit: {

@@ -23,6 +23,16 @@ export function processApplicationName(role: string): string {
   return `${role} ${hostname()}:${process.pid}`.slice(0, 63)
 }
 
+// postgres.js serializes anything bound to a json/jsonb parameter with JSON.stringify, so a string
+// that already holds JSON (what pg-boss passes, following node-postgres) became a JSON string
+// scalar, and `data @> $1` matched nothing. A string is taken as JSON text; other values encoded.
+const JSON_PASSING_STRINGS = {
+  to: 114,
+  from: [114, 3802],
+  serialize: (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value)),
+  parse: (text: string) => JSON.parse(text),
+}
+
 /** Opens a connection pool; connections are made lazily and re-made after a cut. */
 export function createSql(url: string, options: ClientOptions): Sql {
   return postgres(url, {
@@ -34,6 +44,7 @@ export function createSql(url: string, options: ClientOptions): Sql {
     // connection costs nothing, so cap the wait at 1 s.
     backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1) * (0.5 + Math.random() / 2),
     onnotice: () => {},
+    types: { json: JSON_PASSING_STRINGS },
     connection: {
       application_name: options.applicationName,
       statement_timeout: options.statementTimeoutMs ?? 15_000,

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { DeploymentStatus } from './deployment-status.ts'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Union([schema, Type.Null()])
@@ -26,7 +27,7 @@ export type DeploymentRecord = Static<typeof DeploymentRecord>
 /** One page of deployments, newest `deployedAt` first. */
 export const DeploymentPage = Type.Object(
   {
-    data: Type.Array(DeploymentRecord),
+    data: Type.Array(DeploymentStatus),
     nextCursor: Type.Union([Type.String(), Type.Null()], {
       description: 'Pass as `cursor` for the next page; null on the last page',
     }),

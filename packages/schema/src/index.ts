@@ -1,3 +1,10 @@
+export {
+  ApplicationSummary,
+  DeploymentFrequency,
+  DeploymentMatrix,
+  EnvironmentSummary,
+  LatestDeployment,
+} from './catalog.ts'
 export { codePointLength, hasControlChar, hasLoneSurrogate } from './code-points.ts'
 export {
   DEPLOYED_AT_MAX_FUTURE_MS,

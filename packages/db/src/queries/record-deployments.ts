@@ -100,7 +100,7 @@ export async function recordDeployments(tx: Tx, batch: DeploymentJob[]): Promise
     ]),
   )
 
-  const inserted = await tx`
+  const inserted = await tx<{ id: string }[]>`
     insert into deployments (id, workspace_id, application_id, environment_id, version, commit_hash,
                              description, author, deployed_at, monorepo_path, received_at)
     select * from unnest(
@@ -117,5 +117,47 @@ export async function recordDeployments(tx: Tx, batch: DeploymentJob[]): Promise
       (${jobs.map((job) => job.receivedAt)}::text[])::timestamptz[])
     on conflict do nothing
     returning id`
+  if (inserted.length < jobs.length)
+    await recordAliases(
+      tx,
+      jobs,
+      inserted,
+      applicationIds,
+      applicationKey,
+      environmentIds,
+      environmentKey,
+    )
   return inserted.length
+}
+
+// Deliveries that repeated a recorded deployment keep their receipt id: it now names the earlier
+// deployment, so `GET /v1/deployments/{id}` still answers for them.
+async function recordAliases(
+  tx: Tx,
+  jobs: DeploymentJob[],
+  inserted: readonly { id: string }[],
+  applicationIds: Map<string, string>,
+  applicationKey: (job: DeploymentJob) => string,
+  environmentIds: Map<string, string>,
+  environmentKey: (job: DeploymentJob) => string,
+): Promise<void> {
+  const recorded = new Set(inserted.map((row) => row.id))
+  const repeats = jobs.filter((job) => !recorded.has(job.id))
+  await tx`
+    insert into deployment_aliases (id, deployment_id)
+    select r.id, d.id
+      from unnest(
+        ${repeats.map((job) => job.id)}::uuid[],
+        ${repeats.map((job) => job.workspaceId)}::bigint[],
+        ${repeats.map((job) => applicationIds.get(applicationKey(job)) as string)}::bigint[],
+        ${repeats.map((job) => environmentIds.get(environmentKey(job)) as string)}::bigint[],
+        ${repeats.map((job) => job.deployment.version)}::text[],
+        ${repeats.map((job) => job.deployment.commitHash)}::text[],
+        (${repeats.map((job) => job.deployment.deployedAt)}::text[])::timestamptz[])
+        as r(id, workspace_id, application_id, environment_id, version, commit_hash, deployed_at)
+      join deployments d on d.workspace_id = r.workspace_id and d.application_id = r.application_id
+       and d.environment_id = r.environment_id and d.version = r.version
+       and d.commit_hash = r.commit_hash and d.deployed_at = r.deployed_at
+     where d.id <> r.id
+    on conflict (id) do nothing`
 }

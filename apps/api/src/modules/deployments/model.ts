@@ -1,20 +1,34 @@
 import { Type } from '@sinclair/typebox'
 
+const Name = (description: string) =>
+  Type.Optional(Type.String({ minLength: 1, maxLength: 255, description }))
+
 /** Query of `GET /v1/deployments`. */
 export const ListDeploymentsQuery = Type.Object(
   {
-    app: Type.Optional(
+    app: Name('Only this application (any case)'),
+    environment: Name('Only this environment (any case)'),
+    repository: Name('Only this repository, owner/name (any case)'),
+    version: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 70, description: 'Only this exact version' }),
+    ),
+    commitHash: Type.Optional(
       Type.String({
-        minLength: 1,
-        maxLength: 255,
-        description: 'Only this application (any case)',
+        pattern: '^[0-9a-fA-F]{4,70}$',
+        description: 'Only commits starting with these hexadecimal digits (at least 4)',
       }),
     ),
-    environment: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 255,
-        description: 'Only this environment (any case)',
+    since: Type.Optional(
+      Type.String({ format: 'date-time', description: 'deployedAt at or after (RFC 3339)' }),
+    ),
+    until: Type.Optional(
+      Type.String({ format: 'date-time', description: 'deployedAt before (RFC 3339)' }),
+    ),
+    status: Type.Optional(
+      Type.Union([Type.Literal('recorded'), Type.Literal('queued'), Type.Literal('failed')], {
+        default: 'recorded',
+        description:
+          'recorded (default), queued (accepted, not yet recorded) or failed (dead-lettered)',
       }),
     ),
     limit: Type.Optional(
@@ -31,3 +45,8 @@ export const ListDeploymentsQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+
+/** Path of `GET /v1/deployments/{id}`. */
+export const DeploymentIdParams = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'The id in the Location of the 202' }),
+})

@@ -1,0 +1,39 @@
+import type { Sql } from '@shiplog/db/client'
+import { listApplications, listEnvironments } from '@shiplog/db/queries/catalog'
+import { deploymentMatrix } from '@shiplog/db/queries/state'
+import { nameKey } from '@shiplog/schema'
+import { Elysia } from 'elysia'
+import { parseQuery } from '../../lib/query.ts'
+import type { auth } from '../../plugins/auth/index.ts'
+import type { rateLimit } from '../../plugins/rate-limit/index.ts'
+import { ByRepositoryQuery, NoQuery } from './model.ts'
+
+const repositoryKey = (repository: string | undefined) =>
+  repository === undefined ? undefined : nameKey(repository.trim())
+
+/**
+ * The workspace's catalogue: `GET /v1/applications`, `GET /v1/environments` (each with its
+ * deployment count and latest deployment) and `GET /v1/state` (what is deployed where).
+ */
+export function catalogRoutes(deps: {
+  sql: Sql
+  authenticated: ReturnType<typeof auth>
+  limited: ReturnType<typeof rateLimit>
+}) {
+  const { sql } = deps
+  return new Elysia({ prefix: '/v1' })
+    .use(deps.authenticated)
+    .use(deps.limited)
+    .get('/applications', async ({ owner, query }) => {
+      const { repository } = parseQuery(ByRepositoryQuery, query)
+      return { data: await listApplications(sql, owner.workspaceId, repositoryKey(repository)) }
+    })
+    .get('/environments', async ({ owner, query }) => {
+      parseQuery(NoQuery, query)
+      return { data: await listEnvironments(sql, owner.workspaceId) }
+    })
+    .get('/state', ({ owner, query }) => {
+      const { repository } = parseQuery(ByRepositoryQuery, query)
+      return deploymentMatrix(sql, owner.workspaceId, repositoryKey(repository))
+    })
+}

@@ -1,0 +1,106 @@
+import type { Sql } from '@shiplog/db/client'
+import { findRecordedDeployment } from '@shiplog/db/queries/deployments'
+import {
+  DEPLOYMENTS_DEAD_LETTER_QUEUE,
+  DEPLOYMENTS_QUEUE,
+  type PgBoss,
+  viaPostgresJs,
+} from '@shiplog/db/queue'
+import type { DeploymentJob, DeploymentRecord, DeploymentStatus } from '@shiplog/schema'
+
+interface QueueJob {
+  id: string
+  state: string
+  data: DeploymentJob
+  createdOn: Date
+  completedOn?: Date | null
+  retryCount: number
+  output?: { message?: string } | null
+  sourceOutput?: { message?: string } | null
+  sourceRetryCount?: number | null
+}
+
+/** A recorded deployment as a receipt. */
+export function recordedStatus(
+  record: DeploymentRecord,
+  duplicateOf: string | null = null,
+): DeploymentStatus {
+  return { ...record, status: 'recorded', duplicateOf, failure: null }
+}
+
+/** A queued or failed job's deployment as a receipt, in the spelling it was sent with. */
+export function jobStatus(job: QueueJob, failed: boolean): DeploymentStatus {
+  const { deployment, id, receivedAt } = job.data
+  const message = job.sourceOutput?.message ?? job.output?.message ?? 'unknown error'
+  return {
+    id,
+    status: failed ? 'failed' : 'queued',
+    ...deployment,
+    receivedAt,
+    recordedAt: null,
+    duplicateOf: null,
+    failure: failed
+      ? {
+          reason: message,
+          attempts: (job.sourceRetryCount ?? job.retryCount) + 1,
+          failedAt: (job.completedOn ?? job.createdOn).toISOString(),
+        }
+      : null,
+  }
+}
+
+const newestFirst = (a: QueueJob, b: QueueJob) => b.createdOn.getTime() - a.createdOn.getTime()
+
+/**
+ * What became of an accepted deployment: recorded (a row, or a receipt of a repeat), else what
+ * the queue knows (still queued or retrying, or failed with the reason), else undefined.
+ * Only the workspace's own deployments are found.
+ */
+export async function findDeploymentStatus(
+  sql: Sql,
+  boss: PgBoss,
+  workspaceId: string,
+  id: string,
+): Promise<DeploymentStatus | undefined> {
+  const recorded = await findRecordedDeployment(sql, workspaceId, id)
+  if (recorded) return recordedStatus(recorded.record, recorded.duplicateOf)
+  const db = viaPostgresJs(sql)
+  // A replayed job has a new job id, so the deployment id in the payload is what is matched.
+  const jobs = (
+    (await boss.findJobs(DEPLOYMENTS_QUEUE, { data: { id }, db })) as unknown as QueueJob[]
+  )
+    .filter((job) => job.data.workspaceId === workspaceId)
+    .sort(newestFirst)
+  const latest = jobs[0]
+  if (latest && ['created', 'retry', 'active'].includes(latest.state))
+    return jobStatus(latest, false)
+  const dead = (
+    (await boss.findJobs(DEPLOYMENTS_DEAD_LETTER_QUEUE, {
+      data: { id },
+      queued: true,
+      db,
+    })) as unknown as QueueJob[]
+  )
+    .filter((job) => job.data.workspaceId === workspaceId)
+    .sort(newestFirst)
+  if (dead[0]) return jobStatus(dead[0], true)
+  if (latest?.state === 'failed') return jobStatus(latest, true)
+  return undefined
+}
+
+/** The workspace's deployments still in the queue (`queued`) or dead-lettered (`failed`). */
+export async function listUnrecorded(
+  sql: Sql,
+  boss: PgBoss,
+  workspaceId: string,
+  status: 'queued' | 'failed',
+): Promise<DeploymentStatus[]> {
+  const db = viaPostgresJs(sql)
+  const queue = status === 'queued' ? DEPLOYMENTS_QUEUE : DEPLOYMENTS_DEAD_LETTER_QUEUE
+  const jobs = (await boss.findJobs(queue, {
+    data: { workspaceId },
+    queued: true,
+    db,
+  })) as unknown as QueueJob[]
+  return jobs.map((job) => jobStatus(job, status === 'failed'))
+}
