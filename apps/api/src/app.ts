@@ -5,6 +5,7 @@ import type { Enqueuer } from './enqueue/deployment-queue.ts'
 import type { BodyLimits } from './lib/json-body.ts'
 import { catalogRoutes } from './modules/catalog/index.ts'
 import { deploymentRoutes } from './modules/deployments/index.ts'
+import { docsRoutes } from './modules/docs/index.ts'
 import { frequencyRoutes } from './modules/frequency/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import type { Readiness } from './modules/health/readiness.ts'
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps) {
     .use(metrics(deps.metrics, deps.refreshMetrics))
     .use(problemDetails(reportUnexpected))
     .use(healthRoutes(deps.readiness))
+    .use(docsRoutes())
     .use(
       deploymentRoutes({
         sql: deps.sql,
