@@ -58,7 +58,9 @@ export function createApp(deps: AppDeps) {
     deps.rateLimit,
     rateLimited('key'),
   )
-  return new Elysia()
+  // Elysia otherwise finds the path by assuming a host of four characters or more, which
+  // misroutes requests with a short Host header under its web-standard (Deno) handler.
+  return new Elysia({ handler: { standardHostname: false } })
     .use(requestLog(deps.logRequests ? deps.log : undefined))
     .use(metrics(deps.metrics, deps.refreshMetrics))
     .use(problemDetails(reportUnexpected))

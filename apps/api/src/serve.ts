@@ -1,19 +1,20 @@
 import type { ApiEnv } from './env.ts'
 import { logLine } from './lib/log.ts'
+import { listen, runtime } from './lib/runtime-server.ts'
 import type { createApiServer } from './server.ts'
 
 /**
  * Serves the API on `PORT` and stops it gracefully on SIGTERM or SIGINT: readiness fails, in-flight
  * requests get their commits, Postgres is closed, and the process exits 0 (1 past the timeout).
+ * Runs under Bun and under Deno (`deno run -A apps/api/src/main.ts`).
  */
 export function serve(api: ReturnType<typeof createApiServer>, env: ApiEnv): void {
-  // The idle timeout also cuts clients that trickle their headers in (slowloris).
-  const server = api.app.listen({
+  const server = listen(api.app, {
     port: env.PORT,
     hostname: env.HOST,
-    idleTimeout: env.IDLE_TIMEOUT_SECONDS,
+    idleTimeoutSeconds: env.IDLE_TIMEOUT_SECONDS,
+    onListen: ({ port }) => logLine({ msg: 'api listening', port, host: env.HOST, runtime }),
   })
-  logLine({ msg: 'api listening', port: server.server?.port, host: env.HOST })
   void api.start().then(() => logLine({ msg: 'queue producer started' }))
 
   let shuttingDown = false
@@ -25,9 +26,7 @@ export function serve(api: ReturnType<typeof createApiServer>, env: ApiEnv): voi
       logLine({ level: 'error', msg: 'shutdown timed out; exiting' })
       process.exit(1)
     }, env.SHUTDOWN_TIMEOUT_MS)
-    await api.shutdown(async () => {
-      await server.stop(false)
-    })
+    await api.shutdown(() => server.stop())
     clearTimeout(deadline)
     logLine({ msg: 'stopped' })
     process.exit(0)

@@ -1,4 +1,4 @@
-import { problems } from '../plugins/problem/index.ts'
+import { HttpProblem, problems } from '../plugins/problem/index.ts'
 
 /** Limits for reading a request body. */
 export interface BodyLimits {
@@ -29,7 +29,11 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
       `must be sent with Content-Type: application/json (got "${contentType || 'none'}")`,
     )
   }
-  const bytes = await readBounded(request, limits)
+  const bytes = await readBounded(request, limits).catch((error) => {
+    // The client went away mid-body (or sent something the runtime cannot read): its fault, not ours.
+    if (error instanceof HttpProblem) throw error
+    throw problems.bodyUnreadable()
+  })
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)

@@ -1,7 +1,7 @@
 // A readable, self-contained page of the OpenAPI document: no script, no CDN, so it also works
 // where the service runs air-gapped.
 
-const escape = (text: unknown) =>
+const html = (text: unknown) =>
   String(text ?? '').replace(
     /[&<>"]/g,
     (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char] as string,
@@ -29,7 +29,7 @@ function fieldsOf(schema: {
   return Object.entries(schema.properties ?? {})
     .map(
       ([name, field]) =>
-        `<tr><td><code>${escape(name)}</code></td><td>${escape(field.type ?? 'object')}${field.maxLength ? ` ≤ ${field.maxLength}` : ''}</td><td>${required.has(name) ? 'yes' : ''}</td><td>${escape(field.description)}</td></tr>`,
+        `<tr><td><code>${html(name)}</code></td><td>${html(field.type ?? 'object')}${field.maxLength ? ` ≤ ${field.maxLength}` : ''}</td><td>${required.has(name) ? 'yes' : ''}</td><td>${html(field.description)}</td></tr>`,
     )
     .join('')
 }
@@ -44,7 +44,7 @@ export function docsPage(
       const parameters = (operation.parameters ?? [])
         .map(
           (parameter) =>
-            `<tr><td><code>${escape(parameter.name)}</code></td><td>${escape(parameter.in)}</td><td>${parameter.required ? 'yes' : ''}</td><td>${escape(parameter.description)}</td></tr>`,
+            `<tr><td><code>${html(parameter.name)}</code></td><td>${html(parameter.in)}</td><td>${parameter.required ? 'yes' : ''}</td><td>${html(parameter.description)}</td></tr>`,
         )
         .join('')
       const body = operation.requestBody
@@ -53,11 +53,11 @@ export function docsPage(
       const responses = Object.entries(operation.responses)
         .map(
           ([status, response]) =>
-            `<li><code>${escape(status)}</code> ${escape(response.description)}</li>`,
+            `<li><code>${html(status)}</code> ${html(response.description)}</li>`,
         )
         .join('')
-      return `<section><h3><span class="method">${method.toUpperCase()}</span> <code>${escape(path)}</code></h3>
-<p>${escape(operation.summary)}</p>${operation.description ? `<p>${escape(operation.description)}</p>` : ''}
+      return `<section><h3><span class="method">${method.toUpperCase()}</span> <code>${html(path)}</code></h3>
+<p>${html(operation.summary)}</p>${operation.description ? `<p>${html(operation.description)}</p>` : ''}
 ${parameters ? `<h4>Parameters</h4><table><tr><th>Name</th><th>In</th><th>Required</th><th></th></tr>${parameters}</table>` : ''}${body}
 <h4>Responses</h4><ul>${responses}</ul></section>`
     }),
@@ -68,7 +68,7 @@ ${parameters ? `<h4>Parameters</h4><table><tr><th>Name</th><th>In</th><th>Requir
 code{background:#f3f3f3;padding:0 .2em;border-radius:3px}table{border-collapse:collapse;margin:.5rem 0}
 td,th{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}
 section{border-top:1px solid #ddd;padding-top:.5rem;margin-top:1.5rem}.method{color:#06c;font-weight:700}</style></head>
-<body><h1>${escape(document.info.title)} API</h1><p>${escape(document.info.description)}</p>
+<body><h1>${html(document.info.title)} API</h1><p>${html(document.info.description)}</p>
 <p>Authenticate with <code>Authorization: Bearer &lt;API key&gt;</code>. The machine-readable description is at <a href="/openapi.json"><code>/openapi.json</code></a> (OpenAPI 3.1).</p>
 ${sections.join('\n')}</body></html>`
 }

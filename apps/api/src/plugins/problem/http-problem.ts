@@ -53,6 +53,13 @@ export const problems = {
       'Content Too Large',
       `The request body is larger than ${maxBytes} bytes; a deployment fits in far less.`,
     ),
+  bodyUnreadable: () =>
+    new HttpProblem(
+      400,
+      'body-unreadable',
+      'Bad Request',
+      'The request body could not be read: the connection closed before it was complete.',
+    ),
   bodyTimeout: (seconds: number) =>
     new HttpProblem(
       408,

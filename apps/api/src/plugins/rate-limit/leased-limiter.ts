@@ -44,7 +44,13 @@ export class LeasedRateLimiter {
       if (state.local >= 1 && now - state.leasedAt > LEASE_LIFETIME_MS) state.local = 0
       if (state.local >= 1) {
         state.local -= 1
-        return describe(shape, state.local + this.sharedEstimate(state, now), true)
+        // Leased tokens plus this replica's view of the shared bucket can overlap; never report more
+        // than a full bucket.
+        return describe(
+          shape,
+          Math.min(shape.capacity, state.local + this.sharedEstimate(state, now)),
+          true,
+        )
       }
       if (state.deniedUntil > now) {
         return describe(shape, this.sharedEstimate(state, now), false)

@@ -1,0 +1,139 @@
+import type { DeploymentInput, DeploymentPage, DeploymentStatus } from '@shiplog/schema'
+import { ShiplogError } from './errors.ts'
+import { newIdempotencyKey } from './idempotency-key.ts'
+import { type ListDeploymentsQuery, listQueryParams } from './list-query.ts'
+import { deploymentIdFromLocation } from './location.ts'
+import { createTransport, type FetchLike, type Sleep } from './transport.ts'
+import { pollUntilRecorded, type WaitOptions } from './wait.ts'
+
+export interface ShiplogClientOptions {
+  /** Where the API is served, e.g. `https://shiplog.example.com` (a path prefix is kept). */
+  baseUrl: string | URL
+  apiKey: string
+  /** Defaults to the global `fetch`. */
+  fetch?: FetchLike
+  /** Retries of a 429, 503 or network failure before giving up; default 5. */
+  maxRetries?: number
+  /** Defaults to a `setTimeout` promise. */
+  sleep?: Sleep
+  /** Abort (and retry) an attempt that has not been answered within this; default 30 000 ms. */
+  requestTimeoutMs?: number
+}
+
+export interface CreateDeploymentOptions {
+  /** Defaults to a random UUID per call, reused by that call's retries. */
+  idempotencyKey?: string
+}
+
+/** The receipt of an accepted deployment. */
+export interface CreatedDeployment {
+  id: string
+  /** Absolute URL of the deployment's status (`GET` it, or use `getDeployment(id)`). */
+  location: string
+  /** The key sent: pass it again to repeat this request safely. */
+  idempotencyKey: string
+}
+
+export interface ShiplogClient {
+  /** Queues a deployment; resolves once the API has durably accepted it (202). */
+  createDeployment(
+    input: DeploymentInput,
+    options?: CreateDeploymentOptions,
+  ): Promise<CreatedDeployment>
+  /** What became of an accepted deployment: queued, recorded or failed. */
+  getDeployment(id: string): Promise<DeploymentStatus>
+  /** One page of deployments, newest `deployedAt` first: recorded ones unless `status` says. */
+  listDeployments(query?: ListDeploymentsQuery): Promise<DeploymentPage>
+  /** Polls until recorded; throws `DeploymentFailedError` or `DeploymentWaitTimeoutError`. */
+  waitUntilRecorded(id: string, options?: WaitOptions): Promise<DeploymentStatus>
+}
+
+const DEFAULT_MAX_RETRIES = 5
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+const DEPLOYMENTS = 'v1/deployments'
+
+function parseBaseUrl(baseUrl: string | URL): URL {
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    throw new TypeError(
+      `baseUrl must be an absolute http(s) URL, got ${JSON.stringify(String(baseUrl))}`,
+    )
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`baseUrl must be an http(s) URL, got ${url.protocol}`)
+  }
+  // Paths resolve relative to the base, so without a trailing slash a prefix would be dropped.
+  if (!url.pathname.endsWith('/')) url.pathname += '/'
+  url.search = ''
+  url.hash = ''
+  return url
+}
+
+/** A client for the Shiplog API, on the Web platform's `fetch` alone (Bun, Node ≥ 18, Deno). */
+export function createShiplogClient(options: ShiplogClientOptions): ShiplogClient {
+  if (!options.apiKey) throw new TypeError('apiKey is required')
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+    throw new TypeError('maxRetries must be a whole number ≥ 0')
+  }
+  const sleep: Sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
+  const { send, endpoint } = createTransport({
+    baseUrl: parseBaseUrl(options.baseUrl),
+    apiKey: options.apiKey,
+    // Looked up per call rather than captured, so a fetch patched later (tests, tracing) is used.
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    maxRetries,
+    sleep,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  })
+
+  async function getDeployment(id: string): Promise<DeploymentStatus> {
+    const response = await send({ method: 'GET', path: `${DEPLOYMENTS}/${encodeURIComponent(id)}` })
+    return (await response.json()) as DeploymentStatus
+  }
+
+  return {
+    async createDeployment(input, createOptions = {}) {
+      const idempotencyKey = createOptions.idempotencyKey ?? newIdempotencyKey()
+      const call = {
+        method: 'POST',
+        path: DEPLOYMENTS,
+        body: JSON.stringify(input),
+        headers: { 'idempotency-key': idempotencyKey },
+      } as const
+      const response = await send(call)
+      await response.body?.cancel()
+      const location = response.headers.get('location')
+      const id = location === null ? undefined : deploymentIdFromLocation(location)
+      if (location === null || id === undefined) {
+        throw new ShiplogError({
+          type: 'about:blank',
+          title: 'No deployment id in the answer',
+          status: response.status,
+          detail:
+            `The deployment was accepted (${response.status}) but the API sent ` +
+            `${location === null ? 'no Location header' : `Location ${JSON.stringify(location)}`}, ` +
+            'so its id is unknown: this API predates deployment receipts.',
+        })
+      }
+      return { id, location: new URL(location, endpoint(call)).href, idempotencyKey }
+    },
+
+    getDeployment,
+
+    async listDeployments(query = {}) {
+      const response = await send({
+        method: 'GET',
+        path: DEPLOYMENTS,
+        query: listQueryParams(query),
+      })
+      return (await response.json()) as DeploymentPage
+    },
+
+    waitUntilRecorded(id, waitOptions = {}) {
+      return pollUntilRecorded(() => getDeployment(id), { ...waitOptions, sleep, now: Date.now })
+    },
+  }
+}

@@ -1,0 +1,26 @@
+export type {
+  DeploymentInput,
+  DeploymentPage,
+  DeploymentRecord,
+  DeploymentStatus,
+  FieldError,
+  Problem,
+} from '@shiplog/schema'
+export type { CiContext, Env } from './ci-env.ts'
+export { detectCi } from './ci-env.ts'
+export type {
+  CreateDeploymentOptions,
+  CreatedDeployment,
+  ShiplogClient,
+  ShiplogClientOptions,
+} from './client.ts'
+export { createShiplogClient } from './client.ts'
+export {
+  DeploymentFailedError,
+  DeploymentWaitTimeoutError,
+  ShiplogError,
+  ShiplogNetworkError,
+} from './errors.ts'
+export type { ListDeploymentsQuery } from './list-query.ts'
+export type { FetchLike, Sleep } from './transport.ts'
+export type { WaitOptions } from './wait.ts'

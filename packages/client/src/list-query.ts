@@ -1,0 +1,31 @@
+import type { DeploymentStatus } from '@shiplog/schema'
+
+/** Filters and paging of `GET /v1/deployments`; only the ones set are sent. */
+export interface ListDeploymentsQuery {
+  app?: string
+  environment?: string
+  repository?: string
+  version?: string
+  /** A prefix of the commit, at least 4 hexadecimal digits. */
+  commitHash?: string
+  /** `deployedAt` at or after this instant. */
+  since?: string | Date
+  /** `deployedAt` before this instant. */
+  until?: string | Date
+  /** The API lists `recorded` deployments unless asked for `queued` or `failed` ones. */
+  status?: DeploymentStatus['status']
+  /** Page size, 1 to 100 (the API defaults to 50). */
+  limit?: number
+  /** `nextCursor` of the previous page. */
+  cursor?: string
+}
+
+/** The query string for `query`, leaving out unset filters (the API rejects empty ones). */
+export function listQueryParams(query: ListDeploymentsQuery): URLSearchParams {
+  const params = new URLSearchParams()
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue
+    params.set(name, value instanceof Date ? value.toISOString() : String(value))
+  }
+  return params
+}

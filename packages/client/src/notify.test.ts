@@ -1,0 +1,76 @@
+import { expect, test } from 'bun:test'
+import type { ShiplogClient } from './client.ts'
+import { ShiplogError, ShiplogNetworkError } from './errors.ts'
+import { describeError, exitCodeFor, runNotify } from './notify.ts'
+import { UsageError } from './notify-args.ts'
+
+const problem = (status: number, errors?: { field: string; message: string }[]) =>
+  new ShiplogError({ type: '/problems/x', title: 'Title', status, detail: 'Detail.', errors })
+
+test.each([
+  ['a usage error', 2, new UsageError('missing --app')],
+  ['401', 2, problem(401)],
+  ['404', 2, problem(404)],
+  ['413', 2, problem(413)],
+  ['422', 2, problem(422)],
+  ['408', 1, problem(408)],
+  ['429', 1, problem(429)],
+  ['500', 1, problem(500)],
+  ['503', 1, problem(503)],
+  ['no answer', 1, new ShiplogNetworkError('POST', 'http://x/', 6, new TypeError('refused'))],
+  ['any other error', 1, new Error('anything else')],
+] as const)('%s exits with %p', (_, code, error) => {
+  expect(exitCodeFor(error)).toBe(code)
+})
+
+test('field errors are named by field and by the flag that sets them, one a line', () => {
+  const error = problem(422, [
+    { field: 'commitHash', message: 'must be 7 to 70 hexadecimal characters' },
+    { field: 'Idempotency-Key', message: 'was already used with a different request body' },
+    { field: 'body', message: 'must be a JSON object' },
+  ])
+  expect(describeError(error)).toEqual([
+    'error: 422 Title: Detail.',
+    '  commitHash (--commit): must be 7 to 70 hexadecimal characters',
+    '  Idempotency-Key (--idempotency-key): was already used with a different request body',
+    '  body: must be a JSON object',
+  ])
+})
+
+test('prints the id and URL, then the exit code of what went wrong', async () => {
+  const lines: string[] = []
+  const output = {
+    out: (line: string) => lines.push(line),
+    err: (line: string) => lines.push(`! ${line}`),
+  }
+  const client = {
+    createDeployment: async () => ({
+      id: 'abc',
+      location: 'https://shiplog.example.com/v1/deployments/abc',
+      idempotencyKey: 'k',
+    }),
+    waitUntilRecorded: async () => {
+      throw new Error('Deployment abc was still queued after 1 s')
+    },
+  } as unknown as ShiplogClient
+  const plan = {
+    url: 'https://shiplog.example.com/',
+    apiKey: 'shiplog_secret',
+    input: {
+      repositoryFullName: 'acme/shop',
+      environment: 'production',
+      app: 'checkout',
+      version: '1.2.3',
+      commitHash: 'abcdef1',
+    },
+    wait: true,
+    timeoutMs: 1_000,
+  }
+  expect(await runNotify(plan, client, output)).toBe(1)
+  expect(lines).toEqual([
+    'Deployment abc accepted: checkout 1.2.3 to production',
+    'https://shiplog.example.com/v1/deployments/abc',
+    'Waiting up to 1 s for it to be recorded…',
+    '! error: Deployment abc was still queued after 1 s',
+  ])
+})

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { createRequire } from 'node:module'
+import { createShiplogClient } from '../src/index.ts'
+import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
+
+const SHA = '9fceb02d0ae598e95dc970b74767f19372d61af8'
+
+let live: LiveApi
+let key: string
+
+beforeAll(async () => {
+  live = await startLiveApi()
+  key = await live.createKey()
+}, 60_000)
+
+afterAll(async () => {
+  await live?.close()
+})
+
+// The parent's own CI variables (this suite may itself run in CI) must not leak into the CLI.
+const inherited = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([name]) => !/^(GITHUB_|GITLAB_|CI_|BUILDKITE|CIRCLE|SHIPLOG_)/.test(name),
+  ),
+)
+
+const BUN = ['bun', 'packages/client/src/cli.ts']
+
+/** The Deno binary of the root devDependency, if installed (the npm wrapper would add a Node hop). */
+function denoBinary(): string | undefined {
+  try {
+    return createRequire(`${ROOT}package.json`)('deno/install_api.cjs').runInstall()
+  } catch {
+    return undefined
+  }
+}
+
+async function shiplog(args: string[], env: Record<string, string> = {}, command = BUN) {
+  const child = Bun.spawn([...command, ...args], {
+    cwd: ROOT,
+    env: { ...inherited, NO_COLOR: '1', SHIPLOG_API_KEY: key, ...env },
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ])
+  return { stdout, stderr, code }
+}
+
+const GITHUB_ACTIONS = {
+  GITHUB_ACTIONS: 'true',
+  GITHUB_SHA: SHA,
+  GITHUB_REPOSITORY: 'acme/storefront',
+  GITHUB_ACTOR: 'octocat',
+}
+
+test('notify --wait in GitHub Actions: recorded with the commit, repository and actor', async () => {
+  const run = await shiplog(
+    [
+      'notify',
+      '--url',
+      live.url,
+      '--app',
+      'storefront',
+      '--environment',
+      'production',
+      '--version',
+      'v2.0.0',
+      '--wait',
+      '--timeout',
+      '30',
+    ],
+    GITHUB_ACTIONS,
+  )
+  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' })
+  const [accepted, url, waiting, recorded] = run.stdout.trimEnd().split('\n')
+  const id = /^Deployment (\S+) accepted: storefront v2\.0\.0 to production$/.exec(
+    accepted ?? '',
+  )?.[1]
+  expect(id).toBeDefined()
+  expect(url).toBe(`${live.url}/v1/deployments/${id}`)
+  expect(waiting).toBe('Waiting up to 30 s for it to be recorded…')
+  expect(recorded).toStartWith('Recorded at ')
+  expect(run.stdout).not.toContain(key)
+
+  const client = createShiplogClient({ baseUrl: live.url, apiKey: key })
+  const page = await client.listDeployments({ app: 'storefront' })
+  expect(page.data).toHaveLength(1)
+  expect(page.data[0]).toMatchObject({
+    id,
+    repositoryFullName: 'acme/storefront',
+    commitHash: SHA,
+    author: 'octocat',
+    version: 'v2.0.0',
+  })
+}, 40_000)
+
+test('an invalid request prints the detail and each field error on its own line, exit 2', async () => {
+  const run = await shiplog(
+    [
+      'notify',
+      '--url',
+      live.url,
+      '--app',
+      'storefront',
+      '--environment',
+      'production',
+      '--version',
+      'v2.0.1',
+      '--commit',
+      'not-a-sha',
+      '--deployed-at',
+      'yesterday',
+    ],
+    GITHUB_ACTIONS,
+  )
+  expect(run.code).toBe(2)
+  expect(run.stdout).toBe('')
+  const lines = run.stderr.trimEnd().split('\n')
+  expect(lines[0]).toBe(
+    'error: 422 Validation failed: The request has 2 invalid fields: fix every one listed in errors and send it again.',
+  )
+  expect(lines.slice(1).map((line) => line.replace(/: .*/, ''))).toEqual([
+    '  commitHash (--commit)',
+    '  deployedAt (--deployed-at)',
+  ])
+  expect(run.stderr).not.toContain(key)
+})
+
+test('a refused key is exit 2 with the reason; the key is never printed', async () => {
+  const wrong = `shiplog_${'B'.repeat(43)}`
+  const run = await shiplog(
+    ['notify', '--url', live.url, '--app', 'a', '--environment', 'e', '--version', '1'],
+    { ...GITHUB_ACTIONS, SHIPLOG_API_KEY: wrong },
+  )
+  expect(run.code).toBe(2)
+  expect(run.stderr).toStartWith('error: 401 Unauthorized: The API key is not valid')
+  expect(run.stderr + run.stdout).not.toContain(wrong)
+})
+
+test('missing flags outside a CI are a usage error, exit 2, without calling the API', async () => {
+  const run = await shiplog(['notify', '--url', live.url, '--app', 'storefront'])
+  expect(run.code).toBe(2)
+  expect(run.stderr).toBe(
+    'error: missing --environment, --version, --commit (not detected from a supported CI), ' +
+      '--repository (not detected from a supported CI)\n' +
+      'Run `shiplog notify --help` for the flags.\n',
+  )
+})
+
+const deno = denoBinary()
+
+test.skipIf(!deno)(
+  'the same CLI runs unchanged under Deno',
+  async () => {
+    const command = [
+      deno as string,
+      'run',
+      '--allow-env',
+      '--allow-net',
+      'packages/client/src/cli.ts',
+    ]
+    const ok = await shiplog(
+      [
+        'notify',
+        '--url',
+        live.url,
+        '--app',
+        'on-deno',
+        '--environment',
+        'e',
+        '--version',
+        '1',
+        '--wait',
+      ],
+      GITHUB_ACTIONS,
+      command,
+    )
+    expect({ code: ok.code, stderr: ok.stderr }).toEqual({ code: 0, stderr: '' })
+    expect(ok.stdout).toMatch(/^Deployment \S+ accepted: on-deno 1 to e\n/)
+    expect(ok.stdout).toContain('Recorded at ')
+
+    const invalid = await shiplog(
+      ['notify', '--url', live.url, '--app', 'on-deno', '--environment', 'e', '--version', '1'],
+      { ...GITHUB_ACTIONS, GITHUB_SHA: 'HEAD' },
+      command,
+    )
+    expect(invalid.code).toBe(2)
+    expect(invalid.stderr).toContain('missing --commit (not detected from a supported CI)')
+  },
+  40_000,
+)
