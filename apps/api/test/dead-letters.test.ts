@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { DEPLOYMENTS_DEAD_LETTER_QUEUE } from '@shiplog/db/queue'
-import { runCli } from './cli.ts'
+import { runCli } from '@shiplog/db/testing/run-cli'
 import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
 
 let h: Harness

@@ -1,12 +1,7 @@
 // The load generator, run as its own process so it never shares an event loop with the API.
 // Input: one JSON object on stdin; output: one JSON object on stdout.
 import autocannon from 'autocannon'
-
-async function readStdin(): Promise<string> {
-  let text = ''
-  for await (const chunk of process.stdin) text += chunk
-  return text
-}
+import { readStdin } from './stdin.ts'
 
 export interface LoadPlan {
   url: string

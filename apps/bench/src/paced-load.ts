@@ -2,12 +2,7 @@
 // (i / rate); latency is measured from that time, so a stalled server cannot hide its stall by
 // slowing the sender down (no coordinated omission). Input: one JSON object on stdin;
 // output: one JSON object on stdout.
-
-async function readStdin(): Promise<string> {
-  let text = ''
-  for await (const chunk of process.stdin) text += chunk
-  return text
-}
+import { readStdin } from './stdin.ts'
 
 export interface PacedPlan {
   url: string

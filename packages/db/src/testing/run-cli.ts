@@ -3,12 +3,16 @@ import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 
-/** Runs `bun run <args>` from the repository root, as an operator would. */
-export function runCli(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+/** Runs `bun run <script> …args` from the repository root, as a user or operator would. */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
     const child = spawn('bun', ['run', '--silent', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''
     let stderr = ''
