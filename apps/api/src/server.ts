@@ -1,6 +1,6 @@
 import type { Sql } from '@shiplog/db/client'
 import { createSql, processApplicationName } from '@shiplog/db/client'
-import { connectionsByState } from '@shiplog/db/queries/connections'
+import { reportConnections } from '@shiplog/db/queries/connections'
 import { createBoss, type PgBoss } from '@shiplog/db/queue'
 import { createApp } from './app.ts'
 import {
@@ -61,10 +61,7 @@ export function createApiServer(env: ApiEnv, log = logLine, enqueuer?: EnqueuerF
   // Gauges read at scrape time rather than counted.
   const refreshMetrics = async () => {
     metrics.enqueueWaiting.set(queue.depth?.waiting ?? 0)
-    metrics.dbConnections.reset()
-    const byState = await connectionsByState(sql, applicationName).catch(() => ({}))
-    for (const [state, count] of Object.entries(byState))
-      metrics.dbConnections.set({ state }, count)
+    await reportConnections(sql, applicationName, metrics.dbConnections)
   }
   const readiness = new Readiness(sql, () => (bossReady ? undefined : 'queue not started'))
   const app = createApp({

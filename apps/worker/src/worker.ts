@@ -1,5 +1,5 @@
 import { createSql, processApplicationName } from '@shiplog/db/client'
-import { connectionsByState } from '@shiplog/db/queries/connections'
+import { reportConnections } from '@shiplog/db/queries/connections'
 import { deleteExpiredIdempotencyKeys } from '@shiplog/db/queries/idempotency-keys'
 import { createBoss, DEPLOYMENTS_DEAD_LETTER_QUEUE, DEPLOYMENTS_QUEUE } from '@shiplog/db/queue'
 import { QueueConsumer } from './consumer.ts'
@@ -61,10 +61,7 @@ export function createWorker(env: WorkerEnv, log: Log) {
       metrics.queueDepth.set({ queue, state: 'deferred' }, stats.deferredCount)
       metrics.queueDepth.set({ queue, state: 'active' }, stats.activeCount)
     }
-    metrics.dbConnections.reset()
-    const byState = await connectionsByState(sql, applicationName).catch(() => ({}))
-    for (const [state, count] of Object.entries(byState))
-      metrics.dbConnections.set({ state }, count)
+    await reportConnections(sql, applicationName, metrics.dbConnections)
   }
 
   return {
