@@ -128,10 +128,6 @@ export class DeploymentQueue implements Enqueuer {
    * asking happens outside the commit slot, so requests behind this batch are not held up: if
    * Postgres is down they find out at once and answer 503.
    */
-  private onCommitError(error: unknown, batchSize: number, outcome: CommitOutcome) {
-    this.observe(batchSize, outcome, error)
-  }
-
   private async commitOrVerify(
     items: AcceptedDeployment[],
   ): Promise<(EnqueueOutcome | Promise<EnqueueOutcome>)[]> {
@@ -145,7 +141,7 @@ export class DeploymentQueue implements Enqueuer {
       const outcomes = attempt.outcomes
       if (neverReachedDatabase(error) || !firstId || !outcomes) {
         if (isDatabaseUnavailable(error)) this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS
-        this.onCommitError(error, items.length, 'failed')
+        this.observe(items.length, 'failed', error)
         throw error
       }
       const verdict = this.track(this.verify(error, firstId, items.length))
@@ -160,14 +156,14 @@ export class DeploymentQueue implements Enqueuer {
   private async verify(error: unknown, firstId: string, batchSize: number): Promise<void> {
     const committed = await this.jobExists(firstId)
     if (committed === 'yes') {
-      this.onCommitError(error, batchSize, 'confirmed')
+      this.observe(batchSize, 'confirmed', error)
       return
     }
     if (committed === 'unknown') {
-      this.onCommitError(error, batchSize, 'unknown')
+      this.observe(batchSize, 'unknown', error)
       throw new CommitOutcomeUnknown(error)
     }
-    this.onCommitError(error, batchSize, 'failed')
+    this.observe(batchSize, 'failed', error)
     throw error
   }
 
@@ -190,10 +186,12 @@ export class DeploymentQueue implements Enqueuer {
         .findJobs(DEPLOYMENTS_QUEUE, { id, db: viaPostgresJs(this.sql) })
         .then((jobs): 'yes' | 'no' => (jobs.length > 0 ? 'yes' : 'no'))
         .catch(() => 'unknown' as const)
-      const giveUp = new Promise<'unknown'>((resolve) =>
-        setTimeout(() => resolve('unknown'), Math.max(0, deadline - Date.now())),
-      )
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const giveUp = new Promise<'unknown'>((resolve) => {
+        timer = setTimeout(() => resolve('unknown'), Math.max(0, deadline - Date.now()))
+      })
       const answer = await Promise.race([lookup, giveUp])
+      clearTimeout(timer)
       if (answer !== 'unknown') return answer
       await new Promise((resolve) => setTimeout(resolve, wait))
     }
