@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { DEPLOYMENTS_DEAD_LETTER_QUEUE } from '@shiplog/db/queue'
+import { refuseVersion } from '@shiplog/db/testing/refuse-version'
 import { runCli } from '@shiplog/db/testing/run-cli'
 import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
 
 let h: Harness
 let env: Record<string, string>
+let allowPoison: () => Promise<void>
 beforeAll(async () => {
   h = await startHarness({}, { WORKER_POLL_INTERVAL_MS: '20' })
   env = { DATABASE_URL: h.databaseUrl }
   // A deployment the database refuses every time: a poison job.
-  await h.sql`
-    create function refuse_poison() returns trigger language plpgsql as $$
-    begin
-      if new.version = 'poison' then raise exception 'version poison is refused by policy'; end if;
-      return new;
-    end $$`
-  await h.sql`create trigger poison before insert on deployments for each row execute function refuse_poison()`
+  allowPoison = await refuseVersion(h.sql, 'poison', 'version poison is refused by policy')
 })
 afterAll(() => h?.close())
 
@@ -47,7 +43,7 @@ test('a poison job fails alone, is retried, dead-lettered, listed by the CLI and
   expect(failed.stdout).toContain('version poison is refused by policy')
   expect(failed.stdout).toContain('3')
 
-  await h.sql`drop trigger poison on deployments`
+  await allowPoison()
   const retried = await runCli(['jobs', 'retry', String(dead?.id)], env)
   expect(retried.code).toBe(0)
   expect(retried.stdout).toContain('Replayed 1 deployment')
@@ -58,15 +54,14 @@ test('a poison job fails alone, is retried, dead-lettered, listed by the CLI and
 
 test('jobs retry --all replays every dead letter', async () => {
   await h.worker.consumer.stop()
-  await h.sql`
-    create trigger poison_again before insert on deployments for each row execute function refuse_poison()`
+  allowPoison = await refuseVersion(h.sql, 'poison', 'version poison is refused by policy')
   for (const suffix of ['a', 'b']) {
     await h.post(validDeployment({ version: 'poison', environment: `env-${suffix}` }))
   }
   const deadLetters = () => h.worker.boss.findJobs(DEPLOYMENTS_DEAD_LETTER_QUEUE, { queued: true })
   h.worker.consumer.start()
   await waitFor(async () => (await deadLetters()).length === 2, 'two dead letters')
-  await h.sql`drop trigger poison_again on deployments`
+  await allowPoison()
   const retried = await runCli(['jobs', 'retry', '--all'], env)
   expect(retried.stdout).toContain('Replayed 2 deployments')
   await waitFor(async () => (await h.deploymentCount()) === 6, 'both replayed deployments')

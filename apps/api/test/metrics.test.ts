@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
+import { sample } from './prometheus.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const port = () => 21_000 + Math.floor(Math.random() * 20_000)
@@ -19,18 +20,6 @@ function start(entry: string, env: Record<string, string>): ChildProcess {
   })
   processes.push(child)
   return child
-}
-
-/** One sample of a metric from Prometheus text, 0 when absent. */
-async function sample(base: string, name: string, labels: Record<string, string> = {}) {
-  const text = await (await fetch(`${base}/metrics`)).text()
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`)
-  let total = 0
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue
-    if (wanted.every((pair) => line.includes(pair))) total += Number(line.split(' ').at(-1))
-  }
-  return total
 }
 
 beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { refuseVersion } from '@shiplog/db/testing/refuse-version'
 import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
 
 let h: Harness
@@ -96,13 +97,7 @@ describe('receipts', () => {
   })
 
   test('a deployment that fails every attempt is reported failed, with the reason', async () => {
-    await h.sql`
-      create function refuse_doomed() returns trigger language plpgsql as $$
-      begin
-        if new.version = 'doomed' then raise exception 'doomed by policy'; end if;
-        return new;
-      end $$`
-    await h.sql`create trigger doomed before insert on deployments for each row execute function refuse_doomed()`
+    const allowDoomed = await refuseVersion(h.sql, 'doomed', 'doomed by policy')
     try {
       const location = await postDeployment(validDeployment({ app: 'fragile', version: 'doomed' }))
       await h.drain()
@@ -123,7 +118,7 @@ describe('receipts', () => {
       )
       expect((await getJson('/v1/deployments?status=failed', otherKey)).body.data).toEqual([])
     } finally {
-      await h.sql`drop trigger doomed on deployments`
+      await allowDoomed()
     }
   }, 30_000)
 })

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module'
 import { connect } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { type Harness, startHarness, validDeployment, waitFor } from '../harness.ts'
+import { sample } from '../prometheus.ts'
 
 // The API and the worker as production would run them under Deno, against a database of their
 // own. Kept out of the root `test` script (run it with `bun run test:deno`) so the Bun suite
@@ -53,18 +54,6 @@ function start(entry: string, env: Record<string, string>): DenoProcess {
 
 /** What a process printed, for a failure message. */
 const printed = (started: DenoProcess) => started.output.join('').slice(-4000)
-
-/** One sample of a metric from Prometheus text, 0 when absent. */
-async function sample(base: string, name: string, labels: Record<string, string> = {}) {
-  const text = await (await fetch(`${base}/metrics`)).text()
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`)
-  let total = 0
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue
-    if (wanted.every((pair) => line.includes(pair))) total += Number(line.split(' ').at(-1))
-  }
-  return total
-}
 
 /** A keyless `GET /v1/deployments` sent from `localAddress` (any 127.x.y.z on Linux). */
 function statusFrom(localAddress: string, base: string): Promise<number | undefined> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { DEPLOYMENTS_DEAD_LETTER_QUEUE } from '@shiplog/db/queue'
+import { refuseVersion } from '@shiplog/db/testing/refuse-version'
 import { runCli } from '@shiplog/db/testing/run-cli'
 import { postDeployment, type Sent } from '../harness/driver.ts'
 import { reconcile } from '../harness/ledger.ts'
@@ -8,16 +9,11 @@ import { until } from '../harness/service.ts'
 import { Stack } from '../harness/stack.ts'
 
 let stack: Stack
+let allowPoison: () => Promise<void>
 beforeAll(async () => {
   stack = await Stack.create()
   // The database refuses this one version every time: a job that fails every attempt.
-  await stack.sql`
-    create function refuse_poison() returns trigger language plpgsql as $$
-    begin
-      if new.version = 'poison' then raise exception 'version poison is refused by policy'; end if;
-      return new;
-    end $$`
-  await stack.sql`create trigger poison before insert on deployments for each row execute function refuse_poison()`
+  allowPoison = await refuseVersion(stack.sql, 'poison', 'version poison is refused by policy')
 })
 afterAll(() => stack?.close())
 
@@ -50,7 +46,7 @@ test('a poison job fails alone after its retries, is listed and replayed by the 
 
   const env = { DATABASE_URL: stack.database.url }
   const listed = await runCli(['jobs', 'failed'], env)
-  await stack.sql`drop trigger poison on deployments`
+  await allowPoison()
   const replayed = await runCli(['jobs', 'retry', String(dead?.id)], env)
   await stack.untilDrained(good + 1)
   const ledger = await reconcile(stack.sql, sent)
