@@ -3,10 +3,19 @@ const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-const MS_PER_DAY = 86_400_000
+const SECONDS_PER_DAY = 86_400
+const MICROS_PER_SECOND = 1_000_000n
+
+/** A point in time as Shiplog stores it: Postgres `timestamptz`, microsecond precision. */
+export interface Instant {
+  /** Microseconds since 1970-01-01T00:00:00Z. */
+  micros: bigint
+  /** RFC 3339 in UTC, rendered exactly as Postgres' `iso_utc` renders the stored value. */
+  iso: string
+}
 
 export type DateTimeParse =
-  | { ok: true; epochMs: number }
+  | { ok: true; instant: Instant }
   | { ok: false; reason: 'syntax' | 'range' }
 
 const SYNTAX: DateTimeParse = { ok: false, reason: 'syntax' }
@@ -25,12 +34,70 @@ function daysFromCivil(year: number, month: number, day: number): number {
   return era * 146_097 + doe - 719_468
 }
 
-const EARLIEST_MS = daysFromCivil(1, 1, 1) * MS_PER_DAY
+// The inverse (Hinnant's civil_from_days).
+function civilFromDays(days: number): [year: number, month: number, day: number] {
+  const z = days + 719_468
+  const era = Math.floor(z / 146_097)
+  const doe = z - era * 146_097
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  )
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, day]
+}
+
+/** 0001-01-01T00:00:00Z: Postgres stores earlier instants, but clients cannot read them back. */
+export const EARLIEST_MICROS = BigInt(daysFromCivil(1, 1, 1) * SECONDS_PER_DAY) * MICROS_PER_SECOND
+/** 9999-12-31T23:59:59.999999Z: RFC 3339 has four-digit years. */
+export const LATEST_MICROS =
+  BigInt(daysFromCivil(10_000, 1, 1) * SECONDS_PER_DAY) * MICROS_PER_SECOND - 1n
+
+// C's rint() in its default mode: halves go to the even neighbour.
+function roundHalfEven(x: number): number {
+  const rounded = Math.round(x)
+  return rounded - x === 0.5 && rounded % 2 !== 0 ? rounded - 1 : rounded
+}
+
+// Postgres reads the fraction with strtod and keeps rint(fraction * 1e6) microseconds
+// (ParseFractionalSecond); parseFloat rounds like strtod, so this lands on the same microsecond.
+function fractionMicros(digits: string): number {
+  return digits === '' ? 0 : roundHalfEven(Number.parseFloat(`0.${digits}`) * 1e6)
+}
+
+const pad = (n: number | bigint, width: number) => String(n).padStart(width, '0')
+
+/** The instant at `micros`, rendered as Postgres' `iso_utc` does: ms, or µs when finer. */
+export function instantFromMicros(micros: bigint): Instant {
+  let seconds = micros / MICROS_PER_SECOND
+  let fraction = micros % MICROS_PER_SECOND
+  if (fraction < 0n) {
+    fraction += MICROS_PER_SECOND
+    seconds -= 1n
+  }
+  const secondsOfDay = Number(((seconds % 86_400n) + 86_400n) % 86_400n)
+  const days = Number((seconds - BigInt(secondsOfDay)) / 86_400n)
+  const [year, month, day] = civilFromDays(days)
+  const hh = Math.floor(secondsOfDay / 3600)
+  const mm = Math.floor((secondsOfDay % 3600) / 60)
+  const ss = secondsOfDay % 60
+  const subsecond = fraction % 1000n === 0n ? pad(fraction / 1000n, 3) : pad(fraction, 6)
+  const iso = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hh, 2)}:${pad(mm, 2)}:${pad(ss, 2)}.${subsecond}Z`
+  return { micros, iso }
+}
+
+/** The instant of a JavaScript Date (millisecond precision). */
+export function instantFromDate(date: Date): Instant {
+  return instantFromMicros(BigInt(date.getTime()) * 1000n)
+}
 
 /**
- * Parses an RFC 3339 date-time that has a zone. `epochMs` is milliseconds since the Unix epoch;
- * digits beyond milliseconds only add 0.5 when non-zero, so comparisons against whole
- * milliseconds stay exact without floating-point fraction arithmetic.
+ * Parses an RFC 3339 date-time that has a zone into the instant Postgres would store for it
+ * (rounded to the microsecond as Postgres rounds), from 0001-01-01T00:00:00Z to year 9999 in UTC.
+ * `syntax` when it is not RFC 3339 with a zone; `range` for a date or time that does not exist
+ * (February 30, hour 24, a leap second, an offset past ±14:59) or lies outside those years.
  */
 export function parseDateTime(s: string): DateTimeParse {
   const m = RFC3339.exec(s)
@@ -48,26 +115,14 @@ export function parseDateTime(s: string): DateTimeParse {
   if (day > monthDays || hour > 23 || minute > 59 || second > 59) return RANGE
   if (offsetHours > 14 || offsetMinutes > 59) return RANGE
 
-  const fraction = m[7] ?? ''
-  let millis = 0
-  for (let i = 0; i < 3; i++) {
-    const digit = i < fraction.length ? fraction.charCodeAt(i) - 48 : 0
-    millis = millis * 10 + digit
-  }
-  let subMillis = 0
-  for (let i = 3; i < fraction.length; i++) {
-    if (fraction.charCodeAt(i) !== 48) {
-      subMillis = 0.5
-      break
-    }
-  }
-
   const sign = m[8] === '-' ? -1 : 1
-  const offsetMs = sign * (offsetHours * 60 + offsetMinutes) * 60_000
-  const localMs =
-    daysFromCivil(year, month, day) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000
-  const epochMs = localMs + millis + subMillis - offsetMs
-  // 0001-01-01T00:00:00+14:00 is still year 1 locally but 1 BC in UTC, which Postgres stores yet
-  // no client can read back as a year-1 date: the earliest instant is the start of year 1 in UTC.
-  return epochMs < EARLIEST_MS ? RANGE : { ok: true, epochMs }
+  const offsetSeconds = sign * (offsetHours * 60 + offsetMinutes) * 60
+  const utcSeconds =
+    daysFromCivil(year, month, day) * SECONDS_PER_DAY +
+    (hour * 60 + minute) * 60 +
+    second -
+    offsetSeconds
+  const micros = BigInt(utcSeconds) * MICROS_PER_SECOND + BigInt(fractionMicros(m[7] ?? ''))
+  if (micros < EARLIEST_MICROS || micros > LATEST_MICROS) return RANGE
+  return { ok: true, instant: instantFromMicros(micros) }
 }

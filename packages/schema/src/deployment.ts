@@ -91,7 +91,9 @@ export const DeploymentFields = Type.Object(
     commitHash: Type.String({ description: 'Lower-case commit SHA' }),
     description: Nullable('Trimmed description, or null when omitted'),
     author: Nullable('Trimmed author, or null when omitted'),
-    deployedAt: Nullable('Trimmed original date-time string, or null when omitted'),
+    deployedAt: Nullable(
+      'The instant sent, in UTC as Postgres stores it (ms, or µs when finer), or null when omitted',
+    ),
     monorepoPath: Nullable("Path without leading './' or trailing '/', or null when omitted"),
   },
   {

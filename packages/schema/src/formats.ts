@@ -1,11 +1,48 @@
 import { FormatRegistry } from '@sinclair/typebox'
-import { parseDateTime } from './date-time.ts'
+import { type Instant, parseDateTime } from './date-time.ts'
+import { decodeCursor, type PageCursor } from './page-cursor.ts'
+import { invalid, isInvalid, type Outcome } from './text.ts'
+import { UUID } from './uuid.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const BAD_DATE_SYNTAX = invalid(
+  'must be an RFC 3339 date-time with a time zone, for example 2026-05-01T12:00:00Z',
+)
+const BAD_DATE_RANGE = invalid(
+  'must be a real date and time from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z (in UTC): a day that exists in that month, hour 00-23, minute and second 00-59, offset hours 00-14',
+)
+const BAD_UUID = invalid(
+  'must be a UUID such as 0190f3c4-8a5e-7b2c-9d41-3f6a2b1c0d9e (from the Location of the 202)',
+)
+const BAD_CURSOR = invalid(
+  'is not a cursor this API returned; pass nextCursor of the previous page unchanged',
+)
 
-// TypeBox checks no formats until they are registered, and only some hosts (Elysia) register
-// them; the schemas register what they use so they validate the same in every process.
-if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID.test(value))
-if (!FormatRegistry.Has('date-time')) {
-  FormatRegistry.Set('date-time', (value) => parseDateTime(value).ok)
+/**
+ * Every string format Shiplog accepts, in one place: each parses a trimmed string into the typed
+ * value the rest of the code uses, or says what to send instead. Bodies, query strings and path
+ * parameters all go through these, never through whatever a framework registered.
+ */
+export const FORMATS = {
+  'date-time': (value: string): Outcome<Instant> => {
+    const parsed = parseDateTime(value)
+    if (parsed.ok) return parsed.instant
+    return parsed.reason === 'syntax' ? BAD_DATE_SYNTAX : BAD_DATE_RANGE
+  },
+  uuid: (value: string): Outcome<string> => (UUID.test(value) ? value.toLowerCase() : BAD_UUID),
+  cursor: (value: string): Outcome<PageCursor> => decodeCursor(value) ?? BAD_CURSOR,
+} as const
+
+/** A format name of `FORMATS`. */
+export type FormatName = keyof typeof FORMATS
+
+/** True when `name` is one of Shiplog's formats. */
+export const isFormatName = (name: unknown): name is FormatName =>
+  typeof name === 'string' && Object.hasOwn(FORMATS, name)
+
+// For code that checks our schemas with TypeBox's Value.Check (the worker, other teams): set
+// unconditionally, so our rules win over any looser ones a framework registered before us
+// (Elysia registers a `date-time` that lets `"2000-01-01T00:00:00Z"` with quotes through).
+for (const name of Object.keys(FORMATS) as FormatName[]) {
+  const parse = FORMATS[name] as (value: string) => unknown
+  FormatRegistry.Set(name, (value) => !isInvalid(parse(value)))
 }

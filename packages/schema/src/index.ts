@@ -7,6 +7,14 @@ export {
 } from './catalog.ts'
 export { codePointLength, hasControlChar, hasLoneSurrogate } from './code-points.ts'
 export {
+  EARLIEST_MICROS,
+  type Instant,
+  instantFromDate,
+  instantFromMicros,
+  LATEST_MICROS,
+  parseDateTime,
+} from './date-time.ts'
+export {
   DEPLOYED_AT_MAX_FUTURE_MS,
   DeploymentFields,
   DeploymentInput,
@@ -15,6 +23,17 @@ export { DeploymentJob } from './deployment-job.ts'
 export { DeploymentPage, DeploymentRecord } from './deployment-record.ts'
 export { DeploymentFailure, DeploymentStatus } from './deployment-status.ts'
 export { parseEnv } from './env.ts'
+export { FORMATS, type FormatName } from './formats.ts'
 export { nameKey } from './names.ts'
+export { decodeCursor, encodeCursor, type PageCursor } from './page-cursor.ts'
+export {
+  CursorParameter,
+  DateTimeParameter,
+  type ParameterSource,
+  type ParametersResult,
+  parseParameters,
+} from './parameters.ts'
 export { FieldError, Problem } from './problem.ts'
+export { checkText } from './text.ts'
+export { UUID } from './uuid.ts'
 export { type ValidationResult, validateDeployment } from './validate-deployment.ts'

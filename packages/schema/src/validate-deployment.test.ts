@@ -79,7 +79,7 @@ describe('valid bodies', () => {
         commitHash: SHA,
         description: 'Hotfix',
         author: 'octocat',
-        deployedAt: '2026-05-01T11:00:00Z',
+        deployedAt: '2026-05-01T11:00:00.000Z',
         monorepoPath: 'apps/api',
       },
     })
@@ -308,25 +308,29 @@ describe('commitHash', () => {
 describe('deployedAt', () => {
   const SYNTAX = 'must be an RFC 3339 date-time with a time zone, for example 2026-05-01T12:00:00Z'
   const RANGE =
-    'must be a real date and time: from 0001-01-01T00:00:00Z to year 9999, a day that exists in that month, hour 00-23, minute and second 00-59, offset hours 00-14'
+    'must be a real date and time from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z (in UTC): a day that exists in that month, hour 00-23, minute and second 00-59, offset hours 00-14'
   const FUTURE = 'must not be more than 5 minutes in the future'
 
   test.each([
-    '2026-05-01T12:00:00Z',
-    '2026-05-01T14:00:00+02:00',
-    '2026-05-01T06:00:00-06:00',
-    '2026-05-01t12:00:00z',
-    '2026-05-01T12:00:00.123456Z',
-    '2026-05-01T12:00:00.1Z',
-    '2026-05-01T12:00:00.123456789012Z',
-    '2024-02-29T00:00:00Z',
-    '2000-02-29T00:00:00Z',
-    '0001-01-01T00:00:00Z',
-    '1970-01-01T00:00:00+14:00',
-    '1970-01-01T00:00:00-14:59',
-    '2025-12-31T23:59:59Z',
-  ])('accepts %p and keeps the original string', (value) => {
-    expect(normalized('deployedAt', value)).toBe(value)
+    ['2026-05-01T12:00:00Z', '2026-05-01T12:00:00.000Z'],
+    ['2026-05-01T14:00:00+02:00', '2026-05-01T12:00:00.000Z'],
+    ['2026-05-01T06:00:00-06:00', '2026-05-01T12:00:00.000Z'],
+    ['2026-05-01t12:00:00z', '2026-05-01T12:00:00.000Z'],
+    ['2026-05-01T12:00:00.123456Z', '2026-05-01T12:00:00.123456Z'],
+    ['2026-05-01T12:00:00.1Z', '2026-05-01T12:00:00.100Z'],
+    ['2026-05-01T12:00:00.123456789012Z', '2026-05-01T12:00:00.123457Z'],
+    ['2026-05-01T12:00:00.0000005Z', '2026-05-01T12:00:00.000Z'],
+    ['2026-05-01T12:00:00.0000015Z', '2026-05-01T12:00:00.000002Z'],
+    ['2026-05-01T12:00:59.9999999Z', '2026-05-01T12:01:00.000Z'],
+    [`2024-01-01T00:00:00.${'9'.repeat(200)}+02:00`, '2023-12-31T22:00:01.000Z'],
+    ['2024-02-29T00:00:00Z', '2024-02-29T00:00:00.000Z'],
+    ['2000-02-29T00:00:00Z', '2000-02-29T00:00:00.000Z'],
+    ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000Z'],
+    ['1970-01-01T00:00:00+14:00', '1969-12-31T10:00:00.000Z'],
+    ['1970-01-01T00:00:00-14:59', '1970-01-01T14:59:00.000Z'],
+    ['2025-12-31T23:59:59Z', '2025-12-31T23:59:59.000Z'],
+  ])('accepts %p as the instant Postgres stores, %p', (value, stored) => {
+    expect(normalized('deployedAt', value)).toBe(stored)
   })
 
   test.each([
@@ -371,7 +375,9 @@ describe('deployedAt', () => {
     expect(messageFor('deployedAt', '2026-05-01T12:05:00Z')).toBeUndefined()
     expect(messageFor('deployedAt', '2026-05-01T12:05:00.000000Z')).toBeUndefined()
     expect(messageFor('deployedAt', '2026-05-01T12:04:59.999999Z')).toBeUndefined()
-    expect(messageFor('deployedAt', '2026-05-01T12:05:00.0000001Z')).toBe(FUTURE)
+    // Compared as stored: rounded to the microsecond, as Postgres rounds.
+    expect(messageFor('deployedAt', '2026-05-01T12:05:00.0000004Z')).toBeUndefined()
+    expect(messageFor('deployedAt', '2026-05-01T12:05:00.0000006Z')).toBe(FUTURE)
     expect(messageFor('deployedAt', '2026-05-01T12:05:00.001Z')).toBe(FUTURE)
     expect(messageFor('deployedAt', '2026-05-01T12:06:00Z')).toBe(FUTURE)
     expect(messageFor('deployedAt', '2026-05-01T14:04:00+02:00')).toBeUndefined()
@@ -388,7 +394,7 @@ describe('deployedAt', () => {
   })
 
   test('accepts any past date', () => {
-    expect(normalized('deployedAt', '1000-06-15T08:30:00-03:00')).toBe('1000-06-15T08:30:00-03:00')
+    expect(normalized('deployedAt', '1000-06-15T08:30:00-03:00')).toBe('1000-06-15T11:30:00.000Z')
   })
 })
 

@@ -1,8 +1,8 @@
-import { codePointLength, hasControlChar, hasLoneSurrogate } from './code-points.ts'
-import { parseDateTime } from './date-time.ts'
 import { DEPLOYED_AT_MAX_FUTURE_MS, type DeploymentFields, DeploymentInput } from './deployment.ts'
+import { FORMATS } from './formats.ts'
 import type { FieldError } from './problem.ts'
 import { suggestField } from './suggest.ts'
+import { checkText, type Invalid, invalid, isInvalid } from './text.ts'
 
 export type ValidationResult =
   | { ok: true; value: DeploymentFields }
@@ -12,16 +12,12 @@ type FieldName = keyof typeof DeploymentInput.properties
 
 // Failures are objects, successes are the normalized string (or null), so the success path
 // allocates nothing. Fixed messages are shared constants for the same reason.
-type Invalid = { error: string }
 type Outcome = string | null | Invalid
-type FormatRule = (trimmed: string, nowMs: number) => Outcome
+type FormatRule = (trimmed: string, nowMicros: bigint) => Outcome
 
-const invalid = (error: string): Invalid => ({ error })
 const IS_REQUIRED = invalid('is required')
 const NOT_EMPTY = invalid('must not be empty')
 const NOT_STRING = invalid('must be a string')
-const CONTROL_CHARS = invalid('must not contain control characters')
-const LONE_SURROGATE = invalid('must not contain unpaired surrogates (invalid Unicode)')
 const NOT_OBJECT: FieldError = { field: 'body', message: 'must be a JSON object' }
 
 function schemaPattern(name: FieldName): RegExp {
@@ -36,15 +32,10 @@ const BAD_REPOSITORY = invalid('must look like owner/repo-name')
 const BAD_COMMIT = invalid(
   'must be 7 to 70 hexadecimal characters: the full Git commit SHA (was a template variable left unexpanded?)',
 )
-const BAD_DATE_SYNTAX = invalid(
-  'must be an RFC 3339 date-time with a time zone, for example 2026-05-01T12:00:00Z',
-)
-const BAD_DATE_RANGE = invalid(
-  'must be a real date and time: from 0001-01-01T00:00:00Z to year 9999, a day that exists in that month, hour 00-23, minute and second 00-59, offset hours 00-14',
-)
 const TOO_FAR_AHEAD = invalid(
   `must not be more than ${DEPLOYED_AT_MAX_FUTURE_MS / 60_000} minutes in the future`,
 )
+const MAX_FUTURE_MICROS = BigInt(DEPLOYED_AT_MAX_FUTURE_MS) * 1000n
 const ABSOLUTE_PATH = invalid("must be a relative path: remove the leading '/'")
 const PARENT_SEGMENT = invalid("must be a relative path without '..' segments")
 const EMPTY_SEGMENT = invalid("must not contain empty segments ('//')")
@@ -71,10 +62,12 @@ function monorepoPath(trimmed: string): Outcome {
 const FORMAT_RULES: Partial<Record<FieldName, FormatRule>> = {
   repositoryFullName: (v) => (REPOSITORY_FULL_NAME.test(v) ? v : BAD_REPOSITORY),
   commitHash: (v) => (COMMIT_HASH.test(v) ? v.toLowerCase() : BAD_COMMIT),
-  deployedAt: (v, nowMs) => {
-    const parsed = parseDateTime(v)
-    if (!parsed.ok) return parsed.reason === 'syntax' ? BAD_DATE_SYNTAX : BAD_DATE_RANGE
-    return parsed.epochMs > nowMs + DEPLOYED_AT_MAX_FUTURE_MS ? TOO_FAR_AHEAD : v
+  // Normalised to the instant Postgres will store, rendered as it renders it back: the job
+  // carries exactly what the worker writes, whatever precision or offset the client sent.
+  deployedAt: (v, nowMicros) => {
+    const instant = FORMATS['date-time'](v)
+    if (isInvalid(instant)) return instant
+    return instant.micros > nowMicros + MAX_FUTURE_MICROS ? TOO_FAR_AHEAD : instant.iso
   },
   monorepoPath,
 }
@@ -99,21 +92,13 @@ const FIELDS: readonly Field[] = Object.entries(DeploymentInput.properties).map(
 const KNOWN_NAMES: readonly string[] = FIELDS.map((f) => f.name)
 const KNOWN: ReadonlySet<string> = new Set(KNOWN_NAMES)
 
-function checkField(field: Field, raw: unknown, nowMs: number): Outcome {
+function checkField(field: Field, raw: unknown, nowMicros: bigint): Outcome {
   if (raw === undefined || raw === null) return field.required ? IS_REQUIRED : null
   if (typeof raw !== 'string') return NOT_STRING
-  if (hasControlChar(raw)) return CONTROL_CHARS
-  if (hasLoneSurrogate(raw)) return LONE_SURROGATE
-  const trimmed = raw.trim()
-  if (trimmed === '') return field.required ? NOT_EMPTY : null
-  // Code points never outnumber UTF-16 units, so short strings skip the count.
-  if (field.maxLength !== undefined && trimmed.length > field.maxLength) {
-    const length = codePointLength(trimmed)
-    if (length > field.maxLength) {
-      return invalid(`must be at most ${field.maxLength} characters (got ${length})`)
-    }
-  }
-  return field.rule === undefined ? trimmed : field.rule(trimmed, nowMs)
+  const text = checkText(raw, field.maxLength)
+  if (isInvalid(text)) return text
+  if (text === '') return field.required ? NOT_EMPTY : null
+  return field.rule === undefined ? text : field.rule(text, nowMicros)
 }
 
 function unknownField(key: string): FieldError {
@@ -131,12 +116,12 @@ export function validateDeployment(body: unknown, now: Date): ValidationResult {
     return { ok: false, errors: [{ ...NOT_OBJECT }] }
   }
   const input = body as Record<string, unknown>
-  const nowMs = now.getTime()
+  const nowMicros = BigInt(now.getTime()) * 1000n
   const errors: FieldError[] = []
   const value: Record<string, string | null> = {}
   for (const field of FIELDS) {
     const raw = Object.hasOwn(input, field.name) ? input[field.name] : undefined
-    const outcome = checkField(field, raw, nowMs)
+    const outcome = checkField(field, raw, nowMicros)
     if (outcome !== null && typeof outcome === 'object') {
       errors.push({ field: field.name, message: outcome.error })
     } else {

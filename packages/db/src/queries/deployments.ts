@@ -1,14 +1,8 @@
-import type { DeploymentRecord } from '@shiplog/schema'
+import type { DeploymentRecord, PageCursor } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
 
-/** Where a page of deployments starts: strictly older than this `deployedAt` (µs) and id. */
-export interface DeploymentCursor {
-  deployedAtMicros: bigint
-  id: string
-}
-
-/** Which recorded deployments of a workspace to list, newest `deployedAt` first. */
-export interface DeploymentQuery {
+/** Which deployments of a workspace to list, newest `deployedAt` first. */
+export interface DeploymentFilters {
   workspaceId: string
   appKey?: string
   environmentKey?: string
@@ -21,13 +15,13 @@ export interface DeploymentQuery {
   /** RFC 3339; deployedAt before. */
   until?: string
   limit: number
-  after?: DeploymentCursor
+  after?: PageCursor
 }
 
 /** One page of recorded deployments and the cursor of the next page. */
 export interface DeploymentRows {
   records: DeploymentRecord[]
-  next: DeploymentCursor | null
+  next: PageCursor | null
 }
 
 interface Row extends DeploymentRecord {
@@ -35,7 +29,7 @@ interface Row extends DeploymentRecord {
 }
 
 /** Lists a workspace's recorded deployments with keyset pagination. */
-export async function listDeployments(sql: Sql, query: DeploymentQuery): Promise<DeploymentRows> {
+export async function listDeployments(sql: Sql, query: DeploymentFilters): Promise<DeploymentRows> {
   const rows = await sql<Row[]>`
     select d.id, r.full_name as "repositoryFullName", e.name as environment, a.name as app,
            d.version, d.commit_hash as "commitHash", d.description, d.author,

@@ -3,13 +3,13 @@ import { listApplications, listEnvironments } from '@shiplog/db/queries/catalog'
 import { deploymentMatrix } from '@shiplog/db/queries/state'
 import { nameKey } from '@shiplog/schema'
 import { Elysia } from 'elysia'
-import { parseQuery } from '../../lib/query.ts'
+import { NoQuery, queryOf } from '../../lib/parameters.ts'
 import type { auth } from '../../plugins/auth/index.ts'
 import type { rateLimit } from '../../plugins/rate-limit/index.ts'
-import { ByRepositoryQuery, NoQuery } from './model.ts'
+import { ByRepositoryQuery } from './model.ts'
 
 const repositoryKey = (repository: string | undefined) =>
-  repository === undefined ? undefined : nameKey(repository.trim())
+  repository === undefined ? undefined : nameKey(repository)
 
 /**
  * The workspace's catalogue: `GET /v1/applications`, `GET /v1/environments` (each with its
@@ -24,16 +24,16 @@ export function catalogRoutes(deps: {
   return new Elysia({ prefix: '/v1' })
     .use(deps.authenticated)
     .use(deps.limited)
-    .get('/applications', async ({ owner, query }) => {
-      const { repository } = parseQuery(ByRepositoryQuery, query)
+    .get('/applications', async ({ owner, request }) => {
+      const { repository } = queryOf(ByRepositoryQuery, request)
       return { data: await listApplications(sql, owner.workspaceId, repositoryKey(repository)) }
     })
-    .get('/environments', async ({ owner, query }) => {
-      parseQuery(NoQuery, query)
+    .get('/environments', async ({ owner, request }) => {
+      queryOf(NoQuery, request)
       return { data: await listEnvironments(sql, owner.workspaceId) }
     })
-    .get('/state', ({ owner, query }) => {
-      const { repository } = parseQuery(ByRepositoryQuery, query)
+    .get('/state', ({ owner, request }) => {
+      const { repository } = queryOf(ByRepositoryQuery, request)
       return deploymentMatrix(sql, owner.workspaceId, repositoryKey(repository))
     })
 }

@@ -13,6 +13,3 @@ export const ByRepositoryQuery = Type.Object(
   },
   { additionalProperties: false },
 )
-
-/** `GET /v1/environments` takes no parameters. */
-export const NoQuery = Type.Object({}, { additionalProperties: false })

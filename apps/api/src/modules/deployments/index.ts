@@ -3,7 +3,7 @@ import type { PgBoss } from '@shiplog/db/queue'
 import { Elysia } from 'elysia'
 import type { Enqueuer } from '../../enqueue/deployment-queue.ts'
 import { type BodyLimits, readJsonBody } from '../../lib/json-body.ts'
-import { parseQuery } from '../../lib/query.ts'
+import { NoQuery, pathOf, queryOf } from '../../lib/parameters.ts'
 import type { auth } from '../../plugins/auth/index.ts'
 import type { rateLimit } from '../../plugins/rate-limit/index.ts'
 import { DeploymentIdParams, ListDeploymentsQuery } from './model.ts'
@@ -39,11 +39,12 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps) {
       // Parsed by hand after auth and rate limit, so checks run in the contract's order.
       { parse: 'none' },
     )
-    .get('', ({ owner, query }) =>
-      listWorkspaceDeployments(sql, boss, owner, parseQuery(ListDeploymentsQuery, query)),
+    .get('', ({ owner, request }) =>
+      listWorkspaceDeployments(sql, owner, queryOf(ListDeploymentsQuery, request)),
     )
-    .get('/:id', ({ owner, params }) => {
-      const { id } = parseQuery(DeploymentIdParams, params)
+    .get('/:id', ({ owner, params, request }) => {
+      queryOf(NoQuery, request)
+      const { id } = pathOf(DeploymentIdParams, params)
       return getDeployment(sql, boss, owner, id)
     })
 }

@@ -1,3 +1,4 @@
+import { CursorParameter, DateTimeParameter } from '@shiplog/schema'
 import { Type } from '@sinclair/typebox'
 
 const Name = (description: string) =>
@@ -15,15 +16,12 @@ export const ListDeploymentsQuery = Type.Object(
     commitHash: Type.Optional(
       Type.String({
         pattern: '^[0-9a-fA-F]{4,70}$',
+        errorMessage: 'must be 4 to 70 hexadecimal digits: the start of a commit SHA',
         description: 'Only commits starting with these hexadecimal digits (at least 4)',
       }),
     ),
-    since: Type.Optional(
-      Type.String({ format: 'date-time', description: 'deployedAt at or after (RFC 3339)' }),
-    ),
-    until: Type.Optional(
-      Type.String({ format: 'date-time', description: 'deployedAt before (RFC 3339)' }),
-    ),
+    since: Type.Optional(DateTimeParameter('deployedAt at or after (RFC 3339)')),
+    until: Type.Optional(DateTimeParameter('deployedAt before (RFC 3339)')),
     status: Type.Optional(
       Type.Union([Type.Literal('recorded'), Type.Literal('queued'), Type.Literal('failed')], {
         default: 'recorded',
@@ -39,9 +37,7 @@ export const ListDeploymentsQuery = Type.Object(
         description: 'Page size, at most 100',
       }),
     ),
-    cursor: Type.Optional(
-      Type.String({ maxLength: 200, description: '`nextCursor` of the previous page' }),
-    ),
+    cursor: Type.Optional(CursorParameter('`nextCursor` of the previous page')),
   },
   { additionalProperties: false },
 )

@@ -8,9 +8,8 @@ import {
 } from '@shiplog/db/queue'
 import type { DeploymentJob, DeploymentRecord, DeploymentStatus } from '@shiplog/schema'
 
+/** What a receipt needs of a queue job, from pg-boss's `findJobs` or our own listing. */
 interface QueueJob {
-  id: string
-  state: string
   data: DeploymentJob
   createdOn: Date
   completedOn?: Date | null
@@ -18,6 +17,10 @@ interface QueueJob {
   output?: { message?: string } | null
   sourceOutput?: { message?: string } | null
   sourceRetryCount?: number | null
+}
+
+interface FoundJob extends QueueJob {
+  state: string
 }
 
 /** A recorded deployment as a receipt. */
@@ -49,7 +52,7 @@ export function jobStatus(job: QueueJob, failed: boolean): DeploymentStatus {
   }
 }
 
-const newestFirst = (a: QueueJob, b: QueueJob) => b.createdOn.getTime() - a.createdOn.getTime()
+const newestFirst = (a: FoundJob, b: FoundJob) => b.createdOn.getTime() - a.createdOn.getTime()
 
 /**
  * What became of an accepted deployment: recorded (a row, or a receipt of a repeat), else what
@@ -67,7 +70,7 @@ export async function findDeploymentStatus(
   const db = viaPostgresJs(sql)
   // A replayed job has a new job id, so the deployment id in the payload is what is matched.
   const jobs = (
-    (await boss.findJobs(DEPLOYMENTS_QUEUE, { data: { id }, db })) as unknown as QueueJob[]
+    (await boss.findJobs(DEPLOYMENTS_QUEUE, { data: { id }, db })) as unknown as FoundJob[]
   )
     .filter((job) => job.data.workspaceId === workspaceId)
     .sort(newestFirst)
@@ -79,28 +82,11 @@ export async function findDeploymentStatus(
       data: { id },
       queued: true,
       db,
-    })) as unknown as QueueJob[]
+    })) as unknown as FoundJob[]
   )
     .filter((job) => job.data.workspaceId === workspaceId)
     .sort(newestFirst)
   if (dead[0]) return jobStatus(dead[0], true)
   if (latest?.state === 'failed') return jobStatus(latest, true)
   return undefined
-}
-
-/** The workspace's deployments still in the queue (`queued`) or dead-lettered (`failed`). */
-export async function listUnrecorded(
-  sql: Sql,
-  boss: PgBoss,
-  workspaceId: string,
-  status: 'queued' | 'failed',
-): Promise<DeploymentStatus[]> {
-  const db = viaPostgresJs(sql)
-  const queue = status === 'queued' ? DEPLOYMENTS_QUEUE : DEPLOYMENTS_DEAD_LETTER_QUEUE
-  const jobs = (await boss.findJobs(queue, {
-    data: { workspaceId },
-    queued: true,
-    db,
-  })) as unknown as QueueJob[]
-  return jobs.map((job) => jobStatus(job, status === 'failed'))
 }

@@ -1,20 +1,15 @@
 import type { Sql } from '@shiplog/db/client'
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { listDeployments } from '@shiplog/db/queries/deployments'
+import { listUnrecordedDeployments } from '@shiplog/db/queries/unrecorded-deployments'
 import type { PgBoss } from '@shiplog/db/queue'
-import {
-  type DeploymentPage,
-  type DeploymentStatus,
-  nameKey,
-  validateDeployment,
-} from '@shiplog/schema'
+import { type DeploymentPage, encodeCursor, nameKey, validateDeployment } from '@shiplog/schema'
 import type { Static } from '@sinclair/typebox'
 import { CommitOutcomeUnknown, type Enqueuer } from '../../enqueue/deployment-queue.ts'
 import { problems } from '../../plugins/problem/index.ts'
-import { decodeCursor, encodeCursor } from './cursor.ts'
 import { parseIdempotencyKey } from './idempotency-key.ts'
 import type { ListDeploymentsQuery } from './model.ts'
-import { findDeploymentStatus, listUnrecorded, recordedStatus } from './receipts.ts'
+import { findDeploymentStatus, jobStatus, recordedStatus } from './receipts.ts'
 
 /**
  * Validates a deployment and queues it; resolves with its id (the original one for a repeated
@@ -71,76 +66,37 @@ export async function getDeployment(sql: Sql, boss: PgBoss, owner: KeyOwner, id:
 
 type ListQuery = Static<typeof ListDeploymentsQuery>
 
-const key = (value: string | undefined) => (value === undefined ? undefined : nameKey(value.trim()))
-const microsOf = (status: DeploymentStatus) => BigInt(Date.parse(status.deployedAt)) * 1000n
+const key = (value: string | undefined) => (value === undefined ? undefined : nameKey(value))
 
-/** One page of the workspace's deployments, newest `deployedAt` first. */
+/** One page of the workspace's deployments, newest `deployedAt` first, whatever their status. */
 export async function listWorkspaceDeployments(
   sql: Sql,
-  boss: PgBoss,
   owner: KeyOwner,
   query: ListQuery,
 ): Promise<DeploymentPage> {
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
-  if (query.cursor !== undefined && !after) {
-    throw problems.validation([
-      { field: 'cursor', message: 'is not a cursor this API returned; pass nextCursor unchanged' },
-    ])
-  }
   const filters = {
+    workspaceId: owner.workspaceId,
     appKey: key(query.app),
     environmentKey: key(query.environment),
     repositoryKey: key(query.repository),
     version: query.version,
     commitPrefix: query.commitHash?.toLowerCase(),
-    since: query.since,
-    until: query.until,
+    since: query.since?.iso,
+    until: query.until?.iso,
+    limit: query.limit ?? 50,
+    after: query.cursor,
   }
-  const limit = query.limit ?? 50
-  if ((query.status ?? 'recorded') === 'recorded') {
-    const page = await listDeployments(sql, {
-      workspaceId: owner.workspaceId,
-      ...filters,
-      limit,
-      after,
-    })
+  const status = query.status ?? 'recorded'
+  if (status === 'recorded') {
+    const page = await listDeployments(sql, filters)
     return {
       data: page.records.map((record) => recordedStatus(record)),
       nextCursor: page.next ? encodeCursor(page.next) : null,
     }
   }
-  // Queued and dead-lettered deployments live in the queue: few, filtered here.
-  const matches = (
-    await listUnrecorded(sql, boss, owner.workspaceId, query.status as 'queued' | 'failed')
-  )
-    .filter(
-      (status) =>
-        (filters.appKey === undefined || nameKey(status.app) === filters.appKey) &&
-        (filters.environmentKey === undefined ||
-          nameKey(status.environment) === filters.environmentKey) &&
-        (filters.repositoryKey === undefined ||
-          nameKey(status.repositoryFullName) === filters.repositoryKey) &&
-        (filters.version === undefined || status.version === filters.version) &&
-        (filters.commitPrefix === undefined ||
-          status.commitHash.startsWith(filters.commitPrefix)) &&
-        (filters.since === undefined ||
-          Date.parse(status.deployedAt) >= Date.parse(filters.since)) &&
-        (filters.until === undefined || Date.parse(status.deployedAt) < Date.parse(filters.until)),
-    )
-    .sort((a, b) => Number(microsOf(b) - microsOf(a)) || (a.id < b.id ? 1 : -1))
-    .filter(
-      (status) =>
-        !after ||
-        microsOf(status) < after.deployedAtMicros ||
-        (microsOf(status) === after.deployedAtMicros && status.id < after.id),
-    )
-  const data = matches.slice(0, limit)
-  const last = data.at(-1)
+  const page = await listUnrecordedDeployments(sql, { ...filters, status })
   return {
-    data,
-    nextCursor:
-      matches.length > limit && last
-        ? encodeCursor({ deployedAtMicros: microsOf(last), id: last.id })
-        : null,
+    data: page.jobs.map((job) => jobStatus(job, status === 'failed')),
+    nextCursor: page.next ? encodeCursor(page.next) : null,
   }
 }

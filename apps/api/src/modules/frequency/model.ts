@@ -1,3 +1,4 @@
+import { DateTimeParameter } from '@shiplog/schema'
 import { Type } from '@sinclair/typebox'
 
 /** Query of `GET /v1/metrics/deployment-frequency`. */
@@ -15,14 +16,11 @@ export const FrequencyQuery = Type.Object(
       }),
     ),
     since: Type.Optional(
-      Type.String({
-        format: 'date-time',
-        description: 'Window start (default: 30 days, or 12 weeks, before until)',
-      }),
+      DateTimeParameter(
+        'Window start (default: 30 days, or 12 weeks, before until; never before 0001-01-01)',
+      ),
     ),
-    until: Type.Optional(
-      Type.String({ format: 'date-time', description: 'Window end, exclusive (default: now)' }),
-    ),
+    until: Type.Optional(DateTimeParameter('Window end, exclusive (default: now)')),
   },
   { additionalProperties: false },
 )

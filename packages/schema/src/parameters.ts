@@ -1,0 +1,108 @@
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox'
+import type { Instant } from './date-time.ts'
+import { FORMATS, isFormatName } from './formats.ts'
+import type { PageCursor } from './page-cursor.ts'
+import type { FieldError } from './problem.ts'
+import { checkText, invalid, isInvalid, type Outcome } from './text.ts'
+
+/** A date-time parameter: documented as an RFC 3339 string, handed to code as an `Instant`. */
+export const DateTimeParameter = (description: string) =>
+  Type.Unsafe<Instant>({ type: 'string', format: 'date-time', description })
+
+/** A page cursor parameter: documented as an opaque string, handed to code decoded. */
+export const CursorParameter = (description: string) =>
+  Type.Unsafe<PageCursor>({ type: 'string', format: 'cursor', maxLength: 200, description })
+
+/** Where parameters come from: a query string, or a router's path parameters. */
+export type ParameterSource = URLSearchParams | Record<string, unknown>
+
+export type ParametersResult<T extends TObject> =
+  | { ok: true; value: Static<T> }
+  | { ok: false; errors: FieldError[] }
+
+const NOT_EMPTY = invalid('must not be empty')
+const IS_REQUIRED = invalid('is required')
+const NOT_TEXT = invalid('must be text (percent-encoded UTF-8)')
+const WHOLE_NUMBER = /^[+-]?\d{1,16}$/
+
+const patterns = new WeakMap<TSchema, RegExp>()
+function patternOf(schema: TSchema & { pattern: string }): RegExp {
+  let pattern = patterns.get(schema)
+  if (!pattern) {
+    pattern = new RegExp(schema.pattern, 'u')
+    patterns.set(schema, pattern)
+  }
+  return pattern
+}
+
+// Every parameter is one of three kinds: text (with an optional pattern and format), a whole
+// number in a range, or one of a few literals. Anything else is a programming error, caught by
+// the first request in any test rather than silently accepted.
+function parseValue(name: string, schema: TSchema, raw: string): Outcome<unknown> {
+  if (schema.type === 'integer') {
+    const { minimum = Number.MIN_SAFE_INTEGER, maximum = Number.MAX_SAFE_INTEGER } = schema
+    const trimmed = raw.trim()
+    const n = WHOLE_NUMBER.test(trimmed) ? Number(trimmed) : Number.NaN
+    return n >= minimum && n <= maximum
+      ? n
+      : invalid(`must be a whole number from ${minimum} to ${maximum}`)
+  }
+  if (Array.isArray(schema.anyOf) && schema.anyOf.every((option: TSchema) => 'const' in option)) {
+    const allowed: string[] = schema.anyOf.map((option: TSchema) => option.const)
+    const trimmed = raw.trim()
+    return allowed.includes(trimmed) ? trimmed : invalid(`must be one of ${allowed.join(', ')}`)
+  }
+  if (schema.type !== 'string') throw new Error(`parameter ${name} has a schema of no known kind`)
+  const text = checkText(raw, schema.maxLength)
+  if (isInvalid(text)) return text
+  if (text === '') return NOT_EMPTY
+  if (
+    typeof schema.pattern === 'string' &&
+    !patternOf(schema as TSchema & { pattern: string }).test(text)
+  ) {
+    return invalid(schema.errorMessage ?? `must match ${schema.pattern}`)
+  }
+  return isFormatName(schema.format) ? FORMATS[schema.format](text) : text
+}
+
+function valuesOf(source: ParameterSource, name: string): unknown[] {
+  if (source instanceof URLSearchParams) return source.getAll(name)
+  return Object.hasOwn(source, name) ? [source[name]] : []
+}
+
+function namesOf(source: ParameterSource): string[] {
+  return source instanceof URLSearchParams ? [...new Set(source.keys())] : Object.keys(source)
+}
+
+/**
+ * Parses query or path parameters against a TypeBox object schema, with the same rules as a
+ * deployment body (text, formats, limits), into typed values: `Instant`s, decoded cursors,
+ * numbers. Reports every bad parameter at once: unknown ones, repeated ones, missing ones.
+ */
+export function parseParameters<T extends TObject>(
+  schema: T,
+  source: ParameterSource,
+): ParametersResult<T> {
+  const errors: FieldError[] = []
+  const value: Record<string, unknown> = {}
+  const required = new Set(schema.required ?? [])
+  for (const [name, property] of Object.entries<TSchema>(schema.properties)) {
+    const given = valuesOf(source, name)
+    let outcome: Outcome<unknown>
+    if (given.length > 1) outcome = invalid(`is given ${given.length} times; give it once`)
+    else if (given.length === 0 || given[0] === undefined) {
+      if (property.default !== undefined) value[name] = property.default
+      else if (required.has(name)) errors.push({ field: name, message: IS_REQUIRED.error })
+      continue
+    } else outcome = typeof given[0] === 'string' ? parseValue(name, property, given[0]) : NOT_TEXT
+    if (isInvalid(outcome)) errors.push({ field: name, message: outcome.error })
+    else value[name] = outcome
+  }
+  const known = Object.keys(schema.properties)
+  for (const name of namesOf(source)) {
+    if (Object.hasOwn(schema.properties, name)) continue
+    const list = known.length === 0 ? 'this endpoint takes none' : `known: ${known.join(', ')}`
+    errors.push({ field: name, message: `is not a known query parameter (${list})` })
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: value as Static<T> }
+}
