@@ -13,6 +13,7 @@ COPY apps/api/package.json apps/api/
 COPY apps/worker/package.json apps/worker/
 COPY apps/cli/package.json apps/cli/
 COPY packages/db/package.json packages/db/
+COPY packages/ops-http/package.json packages/ops-http/
 COPY packages/schema/package.json packages/schema/
 # --production leaves out devDependencies (embedded-postgres among them); the lockfile's
 # patchedDependencies make bun apply patches/postgres@3.4.9.patch here.
@@ -29,11 +30,13 @@ COPY --from=deps /app ./
 COPY tsconfig.base.json ./
 COPY packages/schema ./packages/schema
 COPY packages/db ./packages/db
+COPY packages/ops-http ./packages/ops-http
 COPY apps/api ./apps/api
 COPY apps/worker ./apps/worker
 COPY apps/cli ./apps/cli
 # Files stay owned by root, so the process cannot modify its own code. Numeric, so the kubelet can
 # verify runAsNonRoot: this is the image's `bun` user.
 USER 1000:1000
-EXPOSE 3000 9090
+# The API's public port and its metrics port (METRICS_PORT), and the worker's probes and metrics.
+EXPOSE 3000 9091 9090
 CMD ["bun", "apps/api/src/main.ts"]

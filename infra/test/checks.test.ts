@@ -16,6 +16,7 @@ function broken(change: (objects: K8sObject[]) => void): K8sObject[] {
 }
 const api = (objects: K8sObject[]) =>
   find(objects, 'Deployment', 'shiplog-api').spec.template.spec.containers[0]
+const apiPod = (objects: K8sObject[]) => find(objects, 'Deployment', 'shiplog-api').spec.template
 const apiConfig = (objects: K8sObject[]) =>
   ofKind(objects, 'ConfigMap').find((map) => map.metadata.name.startsWith('shiplog-api-'))?.data
 const violations = (objects: K8sObject[]) => Object.values(all).flatMap((check) => check(objects))
@@ -64,6 +65,34 @@ describe('the checks catch what they are for', () => {
       'PORT not matching the container port',
       (o) => ((apiConfig(o) ?? {}).PORT = '8080'),
       /PORT is 8080/,
+    ],
+    [
+      'metrics on the public port',
+      (o) => ((apiConfig(o) ?? {}).METRICS_PORT = '3000'),
+      /METRICS_PORT is the public port 3000/,
+    ],
+    [
+      'no container port for METRICS_PORT',
+      (o) => (api(o).ports = api(o).ports.filter((p: { name: string }) => p.name !== 'metrics')),
+      /shiplog-api: no container port named metrics/,
+    ],
+    [
+      'a scrape annotation on the public port',
+      (o) => (apiPod(o).metadata.annotations['prometheus.io/port'] = '3000'),
+      /prometheus.io\/port is 3000, but \/metrics is on METRICS_PORT 9091/,
+    ],
+    [
+      'an Ingress to the metrics port',
+      (o) => {
+        find(o, 'Service', 'shiplog-api').spec.ports.push({
+          name: 'metrics',
+          port: 9091,
+          targetPort: 'metrics',
+        })
+        const path = find(o, 'Ingress', 'shiplog-api').spec.rules[0].http.paths[0]
+        path.backend.service.port = { name: 'metrics' }
+      },
+      /an Ingress routes to the metrics port metrics/,
     ],
     [
       'a shutdown longer than the grace period',

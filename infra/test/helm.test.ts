@@ -53,7 +53,7 @@ describe('helm chart values', () => {
   test('each config map accepts exactly the variables its process reads, less chart-owned ones', () => {
     const accepted = (component: string) =>
       Object.keys(schema.properties[component].properties.config.properties).sort()
-    const owned = ['DATABASE_URL', 'PORT', 'WORKER_PORT']
+    const owned = ['DATABASE_URL', 'PORT', 'METRICS_PORT', 'WORKER_PORT']
     const reads = (component: string) =>
       knownVariables(PROCESSES[component] as never)
         .filter((name) => !owned.includes(name))

@@ -1,6 +1,7 @@
 // The manifests' contract with the running app, checked live: each workload of the production
-// overlay is started here with exactly its rendered command, variables and ports, probed on the
-// paths and ports the manifest names, and stopped with SIGTERM within its grace period.
+// overlay is started here with exactly its rendered command, variables and ports, probed and
+// scraped on the paths and ports the manifest names, and stopped with SIGTERM within its grace
+// period.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { spawn } from 'node:child_process'
 import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
@@ -16,18 +17,21 @@ beforeAll(async () => {
 afterAll(() => database?.drop())
 
 /** The container's environment as Kubernetes would give it, with the secret pointed at our database. */
-function environmentOf(container: IContainer, port: number | undefined): Record<string, string> {
+function environmentOf(
+  container: IContainer,
+  ports: Record<string, number>,
+): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [name, source] of variablesOf(objects, container)) {
     if ('value' in source) env[name] = source.value
     else if ('secret' in source && name === 'DATABASE_URL') env[name] = database.url
   }
-  // Local ports are shared by every test run, so the rendered port is replaced, consistently.
-  if (port !== undefined) {
-    for (const name of ['PORT', 'WORKER_PORT']) if (name in env) env[name] = String(port)
-  }
+  // Local ports are shared by every test run, so each rendered port is replaced, consistently.
+  for (const [name, port] of Object.entries(ports)) if (name in env) env[name] = String(port)
   return env
 }
+
+const freePort = () => 20_000 + Math.floor(Math.random() * 20_000)
 
 async function probeAnswers(probe: IProbe | undefined, port: number): Promise<number> {
   const path = probe?.httpGet?.path
@@ -51,7 +55,7 @@ describe('the rendered workloads run as rendered', () => {
     const exit = await new Promise<number | null>((resolve) => {
       const child = spawn(command as string, args, {
         cwd: REPO,
-        env: { ...process.env, ...environmentOf(container, undefined) },
+        env: { ...process.env, ...environmentOf(container, {}) },
         stdio: 'ignore',
       })
       child.on('exit', resolve)
@@ -60,15 +64,20 @@ describe('the rendered workloads run as rendered', () => {
   }, 60_000)
 
   for (const workload of deployments) {
-    test(`${workload.component}: probes answer on the manifest's paths and ports; SIGTERM exits 0 in the grace period`, async () => {
+    test(`${workload.component}: probes and /metrics answer on the manifest's paths and ports; SIGTERM exits 0 in the grace period`, async () => {
       const container = workload.containers[0] as IContainer
-      const port = 20_000 + Math.floor(Math.random() * 20_000)
+      const port = freePort()
+      const local: Record<string, number> = {
+        PORT: port,
+        WORKER_PORT: port,
+        METRICS_PORT: freePort(),
+      }
       const probePortName = container.readinessProbe?.httpGet?.port
       const declared = container.ports?.find(
         (entry) => entry.name === probePortName || entry.containerPort === probePortName,
       )
       expect(declared).toBeDefined()
-      const env = environmentOf(container, port)
+      const env = environmentOf(container, local)
       // The probes' port is the one the process listens on: the rendered PORT/WORKER_PORT.
       const rendered = variablesOf(objects, container)
       const portVariable = rendered.has('WORKER_PORT') ? 'WORKER_PORT' : 'PORT'
@@ -95,6 +104,24 @@ describe('the rendered workloads run as rendered', () => {
         }
         expect(ready).toBe(200)
         expect(await probeAnswers(container.livenessProbe, port)).toBe(200)
+
+        // Prometheus scrapes the port the annotations name: the one of the variable rendered
+        // with that value. For the API that is METRICS_PORT, and its public port has no /metrics.
+        const annotations = workload.object.spec.template.metadata?.annotations ?? {}
+        const scrapeVariable = Object.keys(local).find((name) => {
+          const source = rendered.get(name)
+          return source && 'value' in source && source.value === annotations['prometheus.io/port']
+        })
+        expect(scrapeVariable).toBeDefined()
+        const scrapePort = local[scrapeVariable ?? ''] as number
+        const scrape = await fetch(
+          `http://127.0.0.1:${scrapePort}${annotations['prometheus.io/path']}`,
+        )
+        expect(scrape.status).toBe(200)
+        expect(await scrape.text()).toContain('# TYPE shiplog_')
+        if (scrapePort !== port) {
+          expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404)
+        }
 
         const grace = Number(workload.pod.terminationGracePeriodSeconds ?? 30) * 1000
         const signalledAt = Date.now()

@@ -16,6 +16,7 @@ import { problemDetails } from './plugins/problem/index.ts'
 import { AddressLimiter } from './plugins/rate-limit/address-limiter.ts'
 import { rateLimit } from './plugins/rate-limit/index.ts'
 import { LeasedRateLimiter, postgresLeases } from './plugins/rate-limit/leased-limiter.ts'
+import type { ReadSlots } from './plugins/rate-limit/read-slots.ts'
 import type { BucketShape } from './plugins/rate-limit/token-bucket.ts'
 import { type LogLine, requestLog } from './plugins/request-log/index.ts'
 
@@ -28,12 +29,12 @@ export interface AppDeps {
   rateLimit: BucketShape
   unauthenticatedRateLimit: BucketShape
   bodyLimits: BodyLimits
+  /** Bounds concurrent reads, per key and in all. */
+  reads: ReadSlots
   clientAddress: ClientAddress
   log: LogLine
   logRequests: boolean
   metrics: ApiMetrics
-  /** Updates gauges that are read, not counted, before each scrape. */
-  refreshMetrics: () => Promise<void>
 }
 
 /** The Shiplog HTTP API: where a request enters, is checked, and is queued. */
@@ -62,7 +63,7 @@ export function createApp(deps: AppDeps) {
   // misroutes requests with a short Host header under its web-standard (Deno) handler.
   return new Elysia({ handler: { standardHostname: false } })
     .use(requestLog(deps.logRequests ? deps.log : undefined))
-    .use(metrics(deps.metrics, deps.refreshMetrics))
+    .use(metrics(deps.metrics))
     .use(problemDetails(reportUnexpected))
     .use(healthRoutes(deps.readiness))
     .use(docsRoutes())
@@ -74,10 +75,11 @@ export function createApp(deps: AppDeps) {
         authenticated,
         limited,
         bodyLimits: deps.bodyLimits,
+        reads: deps.reads,
       }),
     )
-    .use(catalogRoutes({ sql: deps.sql, authenticated, limited }))
-    .use(frequencyRoutes({ sql: deps.sql, authenticated, limited }))
+    .use(catalogRoutes({ sql: deps.sql, reads: deps.reads, authenticated, limited }))
+    .use(frequencyRoutes({ sql: deps.sql, reads: deps.reads, authenticated, limited }))
 }
 
 /** The app's type, for tests and for Eden clients. */

@@ -11,9 +11,12 @@ import {
 } from './enqueue/deployment-queue.ts'
 import type { ApiEnv } from './env.ts'
 import { clientAddressFrom } from './lib/client-address.ts'
+import { withDeadline } from './lib/deadline.ts'
 import { logLine } from './lib/log.ts'
 import { Readiness } from './modules/health/readiness.ts'
 import { createApiMetrics } from './plugins/metrics/index.ts'
+import { ReadSlots } from './plugins/rate-limit/read-slots.ts'
+import { noteAnsweredOutside } from './plugins/response-status/index.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -27,13 +30,13 @@ const COMMIT_LOG: Record<Exclude<CommitOutcome, 'ok'>, string> = {
   unknown: 'queue commit failed; outcome unknown; answered 503 outcome-unknown',
 }
 
-/** The API wired to its Postgres and queue; `main.ts` serves it, tests call `app.handle`. */
+/** The API wired to its Postgres and queue; `main.ts` serves its `fetch`, and so do tests. */
 export function createApiServer(env: ApiEnv, log = logLine, enqueuer?: EnqueuerFactory) {
   const applicationName = processApplicationName('shiplog-api')
   const sql = createSql(env.DATABASE_URL, {
     applicationName,
     maxConnections: env.DATABASE_POOL_SIZE,
-    statementTimeoutMs: 10_000,
+    statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
   })
   const boss = createBoss(env.DATABASE_URL, 'producer', 'shiplog-api-queue')
   let bossReady = false
@@ -63,6 +66,11 @@ export function createApiServer(env: ApiEnv, log = logLine, enqueuer?: EnqueuerF
     metrics.enqueueWaiting.set(queue.depth?.waiting ?? 0)
     await reportConnections(sql, applicationName, metrics.dbConnections)
   }
+  /** Prometheus text for the METRICS_PORT listener (`serve.ts`), gauges refreshed first. */
+  const scrape = async () => {
+    await refreshMetrics()
+    return { body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }
+  }
   const readiness = new Readiness(sql, () => (bossReady ? undefined : 'queue not started'))
   const app = createApp({
     sql,
@@ -78,11 +86,27 @@ export function createApiServer(env: ApiEnv, log = logLine, enqueuer?: EnqueuerF
       perMinute: env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
     },
     bodyLimits: { maxBytes: env.BODY_MAX_BYTES, timeoutMs: env.BODY_TIMEOUT_MS },
+    // Two connections stay free of reads: writes, key lookups and readiness probes need them.
+    reads: new ReadSlots({
+      perKey: env.READ_CONCURRENCY_PER_KEY,
+      total: Math.max(1, env.DATABASE_POOL_SIZE - 2),
+      maxWaitMs: env.STATEMENT_TIMEOUT_MS,
+    }),
     clientAddress: clientAddressFrom(env.CLIENT_IP_HEADER),
     log,
     logRequests: env.LOG_REQUESTS,
     metrics,
-    refreshMetrics,
+  })
+
+  // What the listener serves: the app, with an answer for every request by its deadline.
+  const fetch = withDeadline(app.fetch, env.REQUEST_TIMEOUT_MS, (request) => {
+    noteAnsweredOutside(request, 503)
+    log({
+      level: 'warn',
+      msg: 'request deadline passed; answered 503',
+      method: request.method,
+      path: new URL(request.url).pathname,
+    })
   })
 
   let stopping = false
@@ -115,5 +139,5 @@ export function createApiServer(env: ApiEnv, log = logLine, enqueuer?: EnqueuerF
     await sql.end({ timeout: 5 })
   }
 
-  return { app, sql, boss, queue, readiness, metrics, start, shutdown }
+  return { app, fetch, sql, boss, queue, readiness, metrics, scrape, start, shutdown }
 }

@@ -20,7 +20,8 @@ beforeAll(async () => {
   await sql.end()
   dev = spawn('bun', ['run', 'dev'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: database.url, PORT },
+    // `dev` passes the environment on: the API's metrics go to any free port, not 9091.
+    env: { ...process.env, DATABASE_URL: database.url, PORT, METRICS_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   dev.stdout?.on('data', (chunk) => {

@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-
 import { loadWorkerEnv } from '@shiplog/worker/env'
 import { createWorker } from '@shiplog/worker/worker'
 import { loadApiEnv } from '../src/env.ts'
+import { listen } from '../src/lib/runtime-server.ts'
 import { createApiServer } from '../src/server.ts'
 
 /**
@@ -66,10 +67,8 @@ export async function startHarness(
 ) {
   const database: TestDatabase = await createTestDatabase()
   const logs: Record<string, unknown>[] = []
-  const api = createApiServer(
-    loadApiEnv({ DATABASE_URL: database.url, ...apiEnv }),
-    (line) => void logs.push(line),
-  )
+  const env = loadApiEnv({ DATABASE_URL: database.url, ...apiEnv })
+  const api = createApiServer(env, (line) => void logs.push(line))
   await api.start()
   const worker = createWorker(
     loadWorkerEnv({ DATABASE_URL: database.url, WORKER_CONCURRENCY: '1', ...workerEnv }),
@@ -92,7 +91,7 @@ export async function startHarness(
       body = JSON.stringify(options.body)
       if (!headers.has('content-type')) headers.set('content-type', 'application/json')
     }
-    return api.app.handle(new Request(`http://shiplog.test${path}`, { method, headers, body }))
+    return api.fetch(new Request(`http://shiplog.test${path}`, { method, headers, body }))
   }
 
   return {
@@ -113,6 +112,19 @@ export async function startHarness(
     /** `GET` any path with the default key. */
     get(path: string, options: SendOptions = {}) {
       return request('GET', path, options)
+    },
+    /** Serves the API on a free local port as `main.ts` does, for tests of the wire itself. */
+    async serve(): Promise<{ base: string; port: number; stop: () => Promise<void> }> {
+      const bound = Promise.withResolvers<number>()
+      const server = listen(api.fetch, {
+        port: 0,
+        hostname: '127.0.0.1',
+        idleTimeoutSeconds: env.IDLE_TIMEOUT_SECONDS,
+        requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+        onListen: ({ port }) => bound.resolve(port),
+      })
+      const port = await bound.promise
+      return { base: `http://127.0.0.1:${port}`, port, stop: () => server.stop() }
     },
     /** Runs the worker until the queue has nothing ready; returns how many jobs it handled. */
     async drain(): Promise<number> {

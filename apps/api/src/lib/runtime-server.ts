@@ -1,6 +1,6 @@
-import type { App } from '../app.ts'
 import { problemResponse, problems } from '../plugins/problem/index.ts'
 import { rememberRemoteAddress } from './client-address.ts'
+import type { Handler } from './deadline.ts'
 
 const SHUTTING_DOWN = 'This instance is shutting down; retry shortly.'
 
@@ -9,6 +9,8 @@ export interface ListenOptions {
   port: number
   hostname: string
   idleTimeoutSeconds: number
+  /** Every request is answered by then (`withDeadline`); its connection must outlive that. */
+  requestTimeoutMs: number
   /** Called once the socket is bound, with the port actually bound (useful with port 0). */
   onListen: (address: { port: number; hostname: string }) => void
 }
@@ -44,28 +46,44 @@ const deno = (globalThis as { Deno?: DenoNamespace }).Deno
 /** The runtime this process runs on, for logs. */
 export const runtime: 'bun' | 'deno' = deno ? 'deno' : 'bun'
 
+// Seconds past the request deadline that its connection is kept, so the deadline's answer (or a
+// 408 for a stalled body) is always written before the idle timer could cut the connection.
+const ANSWER_MARGIN_SECONDS = 5
+
 /**
- * Serves `app` with the runtime's own server: `Bun.serve` (through Elysia's `listen`) under Bun,
- * `Deno.serve` with Elysia's web-standard `fetch` under Deno, where `listen` is not available.
+ * Serves `handle` with the runtime's own server, `Bun.serve` or `Deno.serve`, the same way on
+ * both: Elysia's `listen` would route around a handler wrapped with a deadline.
  */
-export function listen(app: App, options: ListenOptions): RunningServer {
-  if (deno) return listenWithDeno(deno, app, options)
-  // The idle timeout also cuts clients that trickle their headers in (slowloris).
-  app.listen({
+export function listen(handle: Handler, options: ListenOptions): RunningServer {
+  if (deno) return listenWithDeno(deno, handle, options)
+  const handlingSeconds = Math.ceil(options.requestTimeoutMs / 1000) + ANSWER_MARGIN_SECONDS
+  const server = Bun.serve({
     port: options.port,
     hostname: options.hostname,
+    // Cuts idle keep-alive connections and clients that trickle their headers in (slowloris);
+    // once a request is being handled its connection gets until the deadline and a margin.
     idleTimeout: options.idleTimeoutSeconds,
+    fetch(request, bunServer) {
+      const address = bunServer.requestIP(request)?.address
+      if (address) rememberRemoteAddress(request, address)
+      bunServer.timeout(request, Math.max(options.idleTimeoutSeconds, handlingSeconds))
+      return handle(request)
+    },
   })
-  options.onListen({ port: app.server?.port ?? options.port, hostname: options.hostname })
+  options.onListen({ port: server.port ?? options.port, hostname: options.hostname })
   return {
     async stop() {
       // Not closing active connections: in-flight requests still get their answers.
-      await app.stop(false)
+      await server.stop(false)
     },
   }
 }
 
-function listenWithDeno(deno: DenoNamespace, app: App, options: ListenOptions): RunningServer {
+function listenWithDeno(
+  deno: DenoNamespace,
+  handle: Handler,
+  options: ListenOptions,
+): RunningServer {
   const inFlight = new Set<Promise<Response>>()
   let draining = false
   // Deno.serve has no idle or header timeout (denoland/deno#3515): `idleTimeoutSeconds` cannot be
@@ -78,7 +96,7 @@ function listenWithDeno(deno: DenoNamespace, app: App, options: ListenOptions): 
       // Elysia gets no server object under Deno, so the per-address limiter would see every
       // client as the same one; the address travels with the request instead.
       if ('hostname' in info.remoteAddr) rememberRemoteAddress(request, info.remoteAddr.hostname)
-      const answer = Promise.resolve(app.fetch(request))
+      const answer = Promise.resolve(handle(request))
       const settled = () => void inFlight.delete(answer)
       inFlight.add(answer)
       answer.then(settled, settled)

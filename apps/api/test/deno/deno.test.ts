@@ -33,6 +33,8 @@ interface DenoProcess {
 let h: Harness
 const processes: DenoProcess[] = []
 let api = ''
+/** The API's METRICS_PORT listener, node:http under Deno. */
+let apiMetrics = ''
 let worker = ''
 let apiProcess: DenoProcess
 let workerProcess: DenoProcess
@@ -74,11 +76,14 @@ function statusFrom(localAddress: string, base: string): Promise<number | undefi
 beforeAll(async () => {
   h = await startHarness()
   const apiPort = port()
+  const metricsPort = port()
   const workerPort = port()
   api = `http://127.0.0.1:${apiPort}`
+  apiMetrics = `http://127.0.0.1:${metricsPort}`
   worker = `http://127.0.0.1:${workerPort}`
   apiProcess = start('apps/api/src/main.ts', {
     PORT: String(apiPort),
+    METRICS_PORT: String(metricsPort),
     HOST: '127.0.0.1',
     LOG_REQUESTS: 'false',
     UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '2',
@@ -139,8 +144,10 @@ test('a deployment posted to the Deno API is recorded by the Deno worker', async
   await waitFor(listed, 'the Deno worker to record the deployment', 20_000)
 
   const posted = { method: 'POST', route: '/v1/deployments', status: '202' }
-  expect(await sample(api, 'shiplog_http_requests_total', posted)).toBeGreaterThanOrEqual(1)
-  expect(await sample(api, 'shiplog_enqueue_commits_total', { outcome: 'ok' })).toBeGreaterThan(0)
+  expect(await sample(apiMetrics, 'shiplog_http_requests_total', posted)).toBeGreaterThanOrEqual(1)
+  expect(
+    await sample(apiMetrics, 'shiplog_enqueue_commits_total', { outcome: 'ok' }),
+  ).toBeGreaterThan(0)
   expect(await sample(worker, 'shiplog_jobs_recorded_total')).toBeGreaterThanOrEqual(1)
   expect(await sample(worker, 'shiplog_db_connections')).toBeGreaterThan(0)
 }, 30_000)
@@ -152,7 +159,7 @@ test('the per-address limit sees each client address under Deno', async () => {
   expect(await statusFrom('127.0.0.2', api)).toBe(401)
   expect(await statusFrom('127.0.0.2', api)).toBe(429)
   expect(await statusFrom('127.0.0.3', api)).toBe(401)
-  expect(await sample(api, 'shiplog_rate_limited_total', { limit: 'address' })).toBe(1)
+  expect(await sample(apiMetrics, 'shiplog_rate_limited_total', { limit: 'address' })).toBe(1)
 })
 
 /** Opens a `POST /v1/deployments` and sends all but the tail of its body; `finish` sends the rest. */

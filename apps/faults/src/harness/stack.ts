@@ -62,6 +62,8 @@ export class Stack {
     const process = new ServiceProcess('apps/api/src/main.ts', {
       DATABASE_URL: this.serviceUrl,
       PORT: String(port),
+      // Any free port: a stack can run several APIs, and no scenario scrapes their metrics.
+      METRICS_PORT: '0',
       LOG_REQUESTS: 'false',
       ...env,
     })

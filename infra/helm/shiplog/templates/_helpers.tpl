@@ -56,6 +56,16 @@ The image, pinned: a version tag (the chart's appVersion unless image.tag says o
 {{- printf "%s:%s" .Values.image.repository $tag }}
 {{- end }}
 
+{{/*
+The API's metrics port (METRICS_PORT), a listener apart from the public one: never api.port.
+*/}}
+{{- define "shiplog.apiMetricsPort" -}}
+{{- if eq (int .Values.api.metricsPort) (int .Values.api.port) }}
+{{- fail "api.metricsPort must differ from api.port: /metrics must not share the public listener" }}
+{{- end }}
+{{- .Values.api.metricsPort }}
+{{- end }}
+
 {{- define "shiplog.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create }}
 {{- default (include "shiplog.fullname" .) .Values.serviceAccount.name }}

@@ -18,6 +18,17 @@ export async function findActiveKey(sql: Sql, keyHash: Buffer): Promise<KeyOwner
   return row
 }
 
+/**
+ * The first 8 bytes of every unrevoked key's hash, in hex: enough to tell a key that may exist from
+ * a guess without a lookup per guess (a false match costs only the lookup it would have had).
+ */
+export async function listActiveKeyHashPrefixes(sql: Sql): Promise<string[]> {
+  const rows = await sql<{ prefix: string }[]>`
+    select encode(substring(key_hash from 1 for 8), 'hex') as prefix
+      from api_keys where revoked_at is null`
+  return rows.map((row) => row.prefix)
+}
+
 /** Records use of a key, at most about once a minute however busy the key is. */
 export async function touchKeyLastUsed(sql: Sql, keyId: string): Promise<void> {
   await sql`

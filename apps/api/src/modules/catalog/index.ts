@@ -6,6 +6,7 @@ import { Elysia } from 'elysia'
 import { NoQuery, queryOf } from '../../lib/parameters.ts'
 import type { auth } from '../../plugins/auth/index.ts'
 import type { rateLimit } from '../../plugins/rate-limit/index.ts'
+import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
 import { ByRepositoryQuery } from './model.ts'
 
 const repositoryKey = (repository: string | undefined) =>
@@ -17,23 +18,29 @@ const repositoryKey = (repository: string | undefined) =>
  */
 export function catalogRoutes(deps: {
   sql: Sql
+  reads: ReadSlots
   authenticated: ReturnType<typeof auth>
   limited: ReturnType<typeof rateLimit>
 }) {
-  const { sql } = deps
+  const { sql, reads } = deps
   return new Elysia({ prefix: '/v1' })
     .use(deps.authenticated)
     .use(deps.limited)
     .get('/applications', async ({ owner, request }) => {
       const { repository } = queryOf(ByRepositoryQuery, request)
-      return { data: await listApplications(sql, owner.workspaceId, repositoryKey(repository)) }
+      const data = await reads.run(owner.keyId, () =>
+        listApplications(sql, owner.workspaceId, repositoryKey(repository)),
+      )
+      return { data }
     })
     .get('/environments', async ({ owner, request }) => {
       queryOf(NoQuery, request)
-      return { data: await listEnvironments(sql, owner.workspaceId) }
+      return { data: await reads.run(owner.keyId, () => listEnvironments(sql, owner.workspaceId)) }
     })
     .get('/state', ({ owner, request }) => {
       const { repository } = queryOf(ByRepositoryQuery, request)
-      return deploymentMatrix(sql, owner.workspaceId, repositoryKey(repository))
+      return reads.run(owner.keyId, () =>
+        deploymentMatrix(sql, owner.workspaceId, repositoryKey(repository)),
+      )
     })
 }

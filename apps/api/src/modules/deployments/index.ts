@@ -6,6 +6,7 @@ import { type BodyLimits, readJsonBody } from '../../lib/json-body.ts'
 import { NoQuery, pathOf, queryOf } from '../../lib/parameters.ts'
 import type { auth } from '../../plugins/auth/index.ts'
 import type { rateLimit } from '../../plugins/rate-limit/index.ts'
+import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
 import { DeploymentIdParams, ListDeploymentsQuery } from './model.ts'
 import { acceptDeployment, getDeployment, listWorkspaceDeployments } from './service.ts'
 
@@ -17,11 +18,12 @@ export interface DeploymentRoutesDeps {
   authenticated: ReturnType<typeof auth>
   limited: ReturnType<typeof rateLimit>
   bodyLimits: BodyLimits
+  reads: ReadSlots
 }
 
 /** `POST /v1/deployments` (record one), `GET /v1/deployments` and `GET /v1/deployments/{id}`. */
 export function deploymentRoutes(deps: DeploymentRoutesDeps) {
-  const { sql, boss, queue, bodyLimits } = deps
+  const { sql, boss, queue, bodyLimits, reads } = deps
   return new Elysia({ prefix: '/v1/deployments' })
     .use(deps.authenticated)
     .use(deps.limited)
@@ -39,12 +41,13 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps) {
       // Parsed by hand after auth and rate limit, so checks run in the contract's order.
       { parse: 'none' },
     )
-    .get('', ({ owner, request }) =>
-      listWorkspaceDeployments(sql, owner, queryOf(ListDeploymentsQuery, request)),
-    )
+    .get('', ({ owner, request }) => {
+      const query = queryOf(ListDeploymentsQuery, request)
+      return reads.run(owner.keyId, () => listWorkspaceDeployments(sql, owner, query))
+    })
     .get('/:id', ({ owner, params, request }) => {
       queryOf(NoQuery, request)
       const { id } = pathOf(DeploymentIdParams, params)
-      return getDeployment(sql, boss, owner, id)
+      return reads.run(owner.keyId, () => getDeployment(sql, boss, owner, id))
     })
 }

@@ -3,19 +3,22 @@ import { Elysia } from 'elysia'
 import { queryOf } from '../../lib/parameters.ts'
 import type { auth } from '../../plugins/auth/index.ts'
 import type { rateLimit } from '../../plugins/rate-limit/index.ts'
+import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
 import { FrequencyQuery } from './model.ts'
 import { frequencyOf } from './service.ts'
 
 /** `GET /v1/metrics/deployment-frequency`: DORA deployment frequency per application. */
 export function frequencyRoutes(deps: {
   sql: Sql
+  reads: ReadSlots
   authenticated: ReturnType<typeof auth>
   limited: ReturnType<typeof rateLimit>
 }) {
   return new Elysia({ prefix: '/v1/metrics' })
     .use(deps.authenticated)
     .use(deps.limited)
-    .get('/deployment-frequency', ({ owner, request }) =>
-      frequencyOf(deps.sql, owner, queryOf(FrequencyQuery, request)),
-    )
+    .get('/deployment-frequency', ({ owner, request }) => {
+      const query = queryOf(FrequencyQuery, request)
+      return deps.reads.run(owner.keyId, () => frequencyOf(deps.sql, owner, query))
+    })
 }

@@ -1,6 +1,6 @@
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { Elysia } from 'elysia'
-import { problems } from '../problem/index.ts'
+import { type HttpProblem, problems } from '../problem/index.ts'
 import type { AddressLimiter } from '../rate-limit/address-limiter.ts'
 import { annotateRequest } from '../request-log/index.ts'
 import type { KeyStore } from './key-store.ts'
@@ -9,12 +9,17 @@ import type { KeyStore } from './key-store.ts'
 export type ClientAddress = (request: Request, server: unknown) => string
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
+const INVALID_KEY =
+  'The API key is not valid: it is malformed, unknown or revoked. Check that your pipeline sends the whole key (shiplog_ and 43 more characters); if it was revoked, ask whoever runs Shiplog for a new one.'
+const MISSING_KEY =
+  'Send your API key as `Authorization: Bearer <key>`; if you have none, ask whoever runs Shiplog for one.'
 let instances = 0
 
 /**
  * Resolves the bearer key to its workspace (`owner`) before anything else looks at the request,
  * answering 401 for a missing, malformed, unknown or revoked key. Requests without a valid key
- * also spend their address's tokens, and get 429 once those run out, before any lookup.
+ * also spend their address's tokens and get 429 once those run out, without a lookup; a valid
+ * key is never refused for other clients' bad keys from the same address.
  */
 export function auth(
   keys: KeyStore,
@@ -22,34 +27,37 @@ export function auth(
   clientAddress: ClientAddress,
   onRateLimited: () => void = () => {},
 ) {
+  function refuse(address: string, key: string | undefined): never {
+    const decision = addresses.take(address)
+    if (!decision.allowed) throw tooMany(decision.retryAfterSeconds)
+    throw problems.unauthorized(key ? INVALID_KEY : MISSING_KEY)
+  }
+
+  function tooMany(retryAfterSeconds: number): HttpProblem {
+    onRateLimited()
+    return problems.rateLimited(
+      retryAfterSeconds,
+      'Too many requests without a valid API key from this address; check the key your pipeline sends, then retry after Retry-After.',
+    )
+  }
+
   async function authenticate(request: Request, server: unknown): Promise<KeyOwner> {
     const key = BEARER.exec(request.headers.get('authorization') ?? '')?.[1]
     const cached = key ? keys.cachedOwner(key) : undefined
     if (cached) return cached
     const address = clientAddress(request, server)
-    // The token is spent before the lookup, not after: concurrent guesses cannot all pass a
-    // check that none of them has paid for yet. A key that proves valid gets it back.
-    const trusted = key !== undefined && keys.wasRecentlyValid(key)
-    if (!trusted) {
-      const decision = addresses.take(address)
-      if (!decision.allowed) {
-        onRateLimited()
-        throw problems.rateLimited(
-          decision.retryAfterSeconds,
-          'Too many requests without a valid API key from this address; wait before retrying.',
-        )
-      }
-    }
-    const owner = key ? await keys.verify(key) : undefined
-    if (owner) {
-      if (!trusted) addresses.giveBack(address)
-      return owner
-    }
-    throw problems.unauthorized(
-      key
-        ? 'The API key is not valid: it is malformed, unknown or revoked. Create one with `bun run keys create`.'
-        : 'Send your API key as `Authorization: Bearer <key>`.',
-    )
+    // No key, a malformed one, or one just found invalid: refused from memory, at a token each.
+    if (key === undefined || !keys.mightBeValid(key)) refuse(address, key)
+    // A key that may be valid is looked up, paid for with a token up front (concurrent guesses
+    // cannot all pass a check none has paid for yet) and refunded if valid. Once the address has
+    // no tokens left, only keys whose hash is in the directory are looked up: a valid key still
+    // gets in from behind a NAT shared with a misconfigured pipeline, and guesses cost nothing.
+    const decision = addresses.take(address)
+    if (!decision.allowed && !(await keys.mayExist(key))) throw tooMany(decision.retryAfterSeconds)
+    const owner = await keys.verify(key)
+    if (!owner) throw problems.unauthorized(INVALID_KEY)
+    if (decision.allowed) addresses.giveBack(address)
+    return owner
   }
 
   return new Elysia({ name: 'auth', seed: ++instances }).derive(

@@ -1,13 +1,18 @@
 import { createHash } from 'node:crypto'
 import { hashApiKey, looksLikeApiKey } from '@shiplog/db/api-key'
 import type { Sql } from '@shiplog/db/client'
-import { findActiveKey, type KeyOwner, touchKeyLastUsed } from '@shiplog/db/queries/api-keys'
+import {
+  findActiveKey,
+  type KeyOwner,
+  listActiveKeyHashPrefixes,
+  touchKeyLastUsed,
+} from '@shiplog/db/queries/api-keys'
+import { KeyDirectory } from './key-directory.ts'
 
 /** How long a lookup is trusted; a revoked key stops working on every replica within this. */
 export const KEY_CACHE_TTL_MS = 2_000
 const MAX_CACHED_KEYS = 10_000
 const LAST_USED_INTERVAL_MS = 60_000
-const RECENTLY_VALID_MS = 10 * 60_000
 
 // Keys are cached under their digest, never their plaintext.
 const cacheKeyOf = (key: string) => createHash('sha256').update(key).digest('base64')
@@ -25,12 +30,15 @@ export class KeyStore {
   private readonly cache = new Map<string, CachedLookup>()
   private readonly pending = new Map<string, Promise<KeyOwner | undefined>>()
   private readonly lastTouched = new Map<string, number>()
+  private readonly directory: KeyDirectory
 
   constructor(
     private readonly sql: Sql,
     private readonly onError: (error: unknown) => void,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.directory = new KeyDirectory(() => listActiveKeyHashPrefixes(sql), 1_000, now)
+  }
 
   /** The owner of a key from cache alone: undefined when unknown, invalid or not cached. */
   cachedOwner(key: string): KeyOwner | undefined {
@@ -43,13 +51,18 @@ export class KeyStore {
   }
 
   /**
-   * True when this key was valid within the last ten minutes: it may be revalidated even from an
-   * address that is flooding us with bad keys, so a CI runner behind the same NAT keeps working.
+   * True when a lookup could find this key: it has a key's shape and was not just found invalid.
+   * Anything else is refused from memory.
    */
-  wasRecentlyValid(key: string): boolean {
+  mightBeValid(key: string): boolean {
     if (!looksLikeApiKey(key)) return false
     const cached = this.cache.get(cacheKeyOf(key))
-    return cached?.owner !== undefined && cached.expiresAt + RECENTLY_VALID_MS > this.now()
+    return !cached || cached.owner !== undefined || cached.expiresAt <= this.now()
+  }
+
+  /** False when no active key has this key's hash: a guess, answered without a lookup. */
+  mayExist(key: string): Promise<boolean> {
+    return this.directory.mayExist(hashApiKey(key))
   }
 
   /** The owner of a key, or undefined for a malformed, unknown or revoked key. */

@@ -84,4 +84,14 @@ export const problems = {
       { 'Retry-After': '5' },
     ),
   notFound: (detail: string) => new HttpProblem(404, 'not-found', 'Not Found', detail),
+  timeout: () =>
+    new HttpProblem(
+      503,
+      'timeout',
+      'Service Unavailable',
+      'The request took too long and was stopped; nothing was changed. Retry later, or ask for ' +
+        'less: a shorter since/until window, one repository, a smaller limit.',
+      undefined,
+      { 'Retry-After': '5' },
+    ),
 }

@@ -1,5 +1,4 @@
-import { isDatabaseUnavailable } from '@shiplog/db/errors'
-import type { FieldError } from '@shiplog/schema'
+import { isDatabaseUnavailable, isStatementCancelled } from '@shiplog/db/errors'
 import { Elysia } from 'elysia'
 import { HttpProblem, problems } from './http-problem.ts'
 
@@ -22,56 +21,34 @@ export function problemResponse(
   return new Response(JSON.stringify(problem.toBody()), { status: problem.status, headers })
 }
 
-interface ValidationIssue {
-  path?: string
-  message?: string
-}
-
-function fieldErrorsOf(error: unknown): FieldError[] {
-  const all = (error as { all?: ValidationIssue[] }).all ?? []
-  const byField = new Map<string, string>()
-  for (const issue of all) {
-    const field = (issue.path ?? '').replace(/^\//, '') || 'query'
-    if (!byField.has(field)) byField.set(field, issue.message ?? 'is invalid')
-  }
-  return [...byField].map(([field, message]) => ({ field, message }))
-}
-
 /** Maps every error to a problem-details response; nothing a client sends can produce a 500. */
 export function problemDetails(onUnexpected: (error: unknown) => void) {
-  return new Elysia({ name: 'problem-details' }).onError(
-    { as: 'global' },
-    ({ code, error, set }) => {
-      if (error instanceof HttpProblem) return problemResponse(error, set.headers)
-      switch (code) {
-        case 'NOT_FOUND':
-          return problemResponse(problems.notFound('No such endpoint; see /docs.'), set.headers)
-        case 'VALIDATION':
-          return problemResponse(problems.validation(fieldErrorsOf(error)), set.headers)
-        case 'PARSE':
-          return problemResponse(
-            problems.validation([{ field: 'body', message: 'must be a JSON object' }]),
-            set.headers,
-          )
-        default:
-          // Any read or lookup that cannot reach Postgres: the client should retry; not a bug.
-          if (isDatabaseUnavailable(error)) {
-            return problemResponse(
-              problems.unavailable('The database is unavailable right now; retry shortly.'),
-              set.headers,
-            )
-          }
-          onUnexpected(error)
-          return problemResponse(
-            new HttpProblem(
-              500,
-              'internal',
-              'Internal Server Error',
-              'Something went wrong on our side; the request was not accepted. Retry it.',
-            ),
-            set.headers,
-          )
-      }
-    },
+  return new Elysia({ name: 'problem-details' }).onError({ as: 'global' }, (context) => {
+    const answer = answerFor(context.code, context.error, onUnexpected)
+    // Elysia does not read the status of a Response an error hook returns: set it, so hooks
+    // after the response (metrics, the request log) see what was sent.
+    context.set.status = answer.status
+    return problemResponse(answer, context.set.headers)
+  })
+}
+
+// What each error becomes: a problem the client can act on, or (for a bug) a logged 500.
+function answerFor(code: unknown, error: unknown, onUnexpected: (error: unknown) => void) {
+  if (error instanceof HttpProblem) return error
+  if (code === 'NOT_FOUND') return problems.notFound('No such endpoint; see /docs.')
+  if (code === 'PARSE') {
+    return problems.validation([{ field: 'body', message: 'must be a JSON object' }])
+  }
+  // Any read or lookup that cannot reach Postgres: the client should retry; not a bug.
+  if (isDatabaseUnavailable(error)) {
+    return problems.unavailable('The database is unavailable right now; retry shortly.')
+  }
+  if (isStatementCancelled(error)) return problems.timeout()
+  onUnexpected(error)
+  return new HttpProblem(
+    500,
+    'internal',
+    'Internal Server Error',
+    'Something went wrong on our side; the request was not accepted. Retry it.',
   )
 }

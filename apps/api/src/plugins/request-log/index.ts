@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { sentStatus } from '../response-status/index.ts'
 
 /** Where log lines go: one JSON object per line. */
 export type LogLine = (line: Record<string, unknown>) => void
@@ -23,11 +24,6 @@ export function annotateRequest(request: Request, fields: { workspace: string })
   if (info) info.workspace = fields.workspace
 }
 
-function statusOf(responseValue: unknown, status: unknown): number {
-  if (responseValue instanceof Response) return responseValue.status
-  return typeof status === 'number' ? status : 200
-}
-
 /**
  * Gives every request an id (the caller's `X-Request-Id` when it is sane) echoed in the response,
  * and writes one JSON line per request: method, path, status, duration, workspace, request id.
@@ -50,7 +46,7 @@ export function requestLog(write: LogLine | undefined) {
       msg: 'request',
       method: request.method,
       path,
-      status: statusOf(responseValue, set.status),
+      status: sentStatus({ request, set, responseValue }),
       durationMs: Math.round((performance.now() - info.startedAt) * 100) / 100,
       workspace: info.workspace ?? null,
       requestId: info.id,
