@@ -4,6 +4,7 @@
 // period.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { spawn } from 'node:child_process'
+import { randomPort } from '@shiplog/db/testing/free-port'
 import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
 import type { IContainer, IProbe } from 'kubernetes-models/v1'
 import { variablesOf } from './lib/contract.ts'
@@ -31,7 +32,7 @@ function environmentOf(
   return env
 }
 
-const freePort = () => 20_000 + Math.floor(Math.random() * 20_000)
+const freePort = randomPort
 
 async function probeAnswers(probe: IProbe | undefined, port: number): Promise<number> {
   const path = probe?.httpGet?.path

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { randomPort } from '@shiplog/db/testing/free-port'
 import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
 import { waitFor } from './harness.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
-const PORT = String(20_000 + Math.floor(Math.random() * 20_000))
+const PORT = String(randomPort())
 
 let database: TestDatabase
 let dev: ChildProcess

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { randomPort } from '@shiplog/db/testing/free-port'
 import { loadApiEnv } from '../src/env.ts'
 import { createApiServer } from '../src/server.ts'
 import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
 import { sample, sampleOf } from './prometheus.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
-const port = () => 21_000 + Math.floor(Math.random() * 20_000)
+const port = randomPort
 
 let h: Harness
 const processes: ChildProcess[] = []

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { randomPort } from '@shiplog/db/testing/free-port'
 import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -11,7 +12,7 @@ const replicas: { process: ChildProcess; base: string }[] = []
 beforeAll(async () => {
   h = await startHarness()
   for (let index = 0; index < 2; index++) {
-    const port = 21_000 + Math.floor(Math.random() * 20_000)
+    const port = randomPort()
     const child = spawn('bun', ['apps/api/src/main.ts'], {
       cwd: ROOT,
       env: {

@@ -4,6 +4,7 @@ import { request } from 'node:http'
 import { createRequire } from 'node:module'
 import { connect } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { randomPort } from '@shiplog/db/testing/free-port'
 import { type Harness, startHarness, validDeployment, waitFor } from '../harness.ts'
 import { sample } from '../prometheus.ts'
 
@@ -12,7 +13,7 @@ import { sample } from '../prometheus.ts'
 // never depends on the Deno binary; it takes about two seconds.
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
-const port = () => 21_000 + Math.floor(Math.random() * 20_000)
+const port = randomPort
 
 /**
  * The Deno binary of the root devDependency. Not `node_modules/.bin/deno`: that is a Node wrapper

@@ -1,12 +1,13 @@
 import { createSql, type Sql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { createBoss, DEPLOYMENTS_QUEUE, type PgBoss } from '@shiplog/db/queue'
+import { randomPort } from '@shiplog/db/testing/free-port'
 import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
 import { TcpProxy } from './proxy.ts'
 import { answersOk, ServiceProcess, until } from './service.ts'
 
 /** Ports for a stack's API processes; random, so scenarios never collide with each other. */
-const freePort = () => 30_000 + Math.floor(Math.random() * 20_000)
+const freePort = randomPort
 
 /**
  * A whole Shiplog deployment for one scenario: a fresh database, a proxy in front of Postgres that

@@ -59,7 +59,9 @@ export async function acceptDeployment(
 export async function getDeployment(sql: Sql, boss: PgBoss, owner: KeyOwner, id: string) {
   const status = await findDeploymentStatus(sql, boss, owner.workspaceId, id)
   if (!status) {
-    throw problems.notFound('No deployment with this id in your workspace.')
+    throw problems.notFound(
+      'No deployment with this id in your workspace: use the id from the Location of its 202, with a key of the same workspace.',
+    )
   }
   return status
 }

@@ -58,7 +58,7 @@ export const problems = {
       400,
       'body-unreadable',
       'Bad Request',
-      'The request body could not be read: the connection closed before it was complete.',
+      'The request body could not be read: the connection closed before it was complete. Send the request again.',
     ),
   bodyTimeout: (seconds: number) =>
     new HttpProblem(
