@@ -103,7 +103,7 @@ export class Stack {
     } catch (error) {
       // Say what is stuck: rows, jobs by state, and what the workers last complained about.
       const complaints = this.workers.flatMap((worker) =>
-        worker.lines.filter((line) => line.level !== 'info').slice(-5),
+        worker.lines.filter((line) => line.level !== 'info').slice(-40),
       )
       const alive = this.workers.map((worker) => worker.child.exitCode === null)
       throw new Error(
