@@ -71,6 +71,7 @@ const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
     because: [
       'Reads run in slots (`apps/api/src/plugins/rate-limit/read-slots.ts`): at most `READ_CONCURRENCY_PER_KEY` (2) per key, the rest answered 429 at once; at most the pool size minus 2 in all, so writes, key lookups and readiness always have connections.',
       'A statement is cancelled after `STATEMENT_TIMEOUT_MS` (5 s) and answered as a 503 `timeout` problem; every request is answered by `REQUEST_TIMEOUT_MS` (20 s), and the connection is kept open past that, so nothing is dropped unanswered.',
+      'Before these limits, the same scenario (run once on the code before the fix, 2026-11-22) let the other workspace send only 4 posts in 8 s, one of them unanswered: post p50 / p99 1,941 / 15,005 ms, `/readyz` p99 12,217 ms.',
     ],
   },
 }
