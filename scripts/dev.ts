@@ -5,8 +5,8 @@ import { createInterface } from 'node:readline'
 import { createSql } from '@shiplog/db/client'
 import { resolvePostgres } from '@shiplog/db/embedded'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
+import { migrateDatabase } from '@shiplog/db/migrate'
 import { countWorkspaces } from '@shiplog/db/queries/workspaces'
-import { setUpDatabase } from '@shiplog/db/setup'
 
 const port = Number(process.env.PORT ?? 3000)
 const base = `http://localhost:${port}`
@@ -43,7 +43,7 @@ function pretty(line: string): string {
 
 const postgresServer = await resolvePostgres(process.env.DATABASE_URL)
 say('dev', `postgres ready${process.env.DATABASE_URL ? '' : ' (embedded, data in .data/postgres)'}`)
-await setUpDatabase(postgresServer.url)
+await migrateDatabase(postgresServer.url)
 say('dev', 'migrations applied')
 
 const sql = createSql(postgresServer.url, { applicationName: 'shiplog-dev', maxConnections: 1 })

@@ -5,6 +5,7 @@ import { type Static, Type } from '@sinclair/typebox'
 export const ApiEnv = Type.Object({
   DATABASE_URL: Type.String({
     pattern: '^postgres(ql)?://',
+    errorMessage: 'a postgres:// or postgresql:// URL',
     description: 'Postgres URL, e.g. postgres://user:pass@host:5432/shiplog',
   }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -24,7 +25,12 @@ export const ApiEnv = Type.Object({
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 200, default: 20_000 }),
   READ_CONCURRENCY_PER_KEY: Type.Integer({ minimum: 1, default: 2 }),
   IDLE_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 255, default: 10 }),
-  CLIENT_IP_HEADER: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]+$' })),
+  CLIENT_IP_HEADER: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9-]+$',
+      errorMessage: 'a header name such as x-forwarded-for (letters, digits and dashes)',
+    }),
+  ),
   SHUTDOWN_DELAY_MS: Type.Integer({ minimum: 0, default: 0 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 20_000 }),
   LOG_REQUESTS: Type.Boolean({ default: true }),
@@ -33,7 +39,7 @@ export type ApiEnv = Static<typeof ApiEnv>
 
 // Timeouts nest so that every request gets an answer: a statement is cancelled before its
 // request's deadline, and a body that stalls gets its 408 before the deadline too. The server's
-// idle timer is raised past the deadline while a request is handled (see lib/runtime-server.ts).
+// idle timer is raised past the deadline while a request is handled (see lib/listener.ts).
 function nestingProblems(env: ApiEnv): string[] {
   const problems: string[] = []
   if (env.STATEMENT_TIMEOUT_MS >= env.REQUEST_TIMEOUT_MS) {

@@ -1,13 +1,8 @@
+// The API process, and its only entry: `bun apps/api/src/main.ts` (or `deno run -A` the same).
+import { loadEnvOrExit } from '@shiplog/schema/env'
 import { loadApiEnv } from './env.ts'
-import { serve } from './serve.ts'
-import { createApiServer } from './server.ts'
+import { runApi } from './lifecycle.ts'
+import { wireApi } from './wiring.ts'
 
-let env: ReturnType<typeof loadApiEnv>
-try {
-  env = loadApiEnv(process.env)
-} catch (error) {
-  console.error((error as Error).message)
-  process.exit(2)
-}
-
-serve(createApiServer(env), env)
+const env = loadEnvOrExit(loadApiEnv)
+runApi(wireApi(env), env)

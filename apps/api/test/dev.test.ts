@@ -40,8 +40,11 @@ afterAll(async () => {
 })
 
 test('bun run dev prints a key and a curl that answers 202; the deployment is listed within 1 s', async () => {
-  const key = /shiplog_[A-Za-z0-9_-]{43}/.exec(output)?.[0]
-  expect(key).toBeDefined()
+  // The key is on a line of its own under its label, ready to copy.
+  const key = /A key for workspace "dev" \(shown once; only its hash is stored\):\n\s*(\S+)\n/.exec(
+    output,
+  )?.[1]
+  expect(key).toMatch(/^shiplog_[A-Za-z0-9_-]{43}$/)
   const curl =
     /curl -i (\S+) -H 'Authorization: Bearer (\S+)' \\\s+-H 'Content-Type: application\/json' -d '(.+)'/.exec(
       output,

@@ -5,8 +5,8 @@ import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-
 import { loadWorkerEnv } from '@shiplog/worker/env'
 import { createWorker } from '@shiplog/worker/worker'
 import { loadApiEnv } from '../src/env.ts'
-import { listen } from '../src/lib/runtime-server.ts'
-import { createApiServer } from '../src/server.ts'
+import { listen } from '../src/lib/listener.ts'
+import { wireApi } from '../src/wiring.ts'
 
 /**
  * The fields of the interface's Deployment table, stated here independently of the schema so a
@@ -68,7 +68,7 @@ export async function startHarness(
   const database: TestDatabase = await createTestDatabase()
   const logs: Record<string, unknown>[] = []
   const env = loadApiEnv({ DATABASE_URL: database.url, ...apiEnv })
-  const api = createApiServer(env, (line) => void logs.push(line))
+  const api = wireApi(env, (line) => void logs.push(line))
   await api.start()
   const worker = createWorker(
     loadWorkerEnv({ DATABASE_URL: database.url, WORKER_CONCURRENCY: '1', ...workerEnv }),

@@ -96,3 +96,28 @@ test('usage mistakes exit 2 with the usage; unknown keys exit 1', async () => {
   expect(unknown.code).toBe(1)
   expect(unknown.stderr).toContain('no key matches')
 })
+
+test('--help and -h print the usage on stdout and exit 0, for every command, whatever the configuration', async () => {
+  // A bad DATABASE_URL shows help needs neither configuration nor a database.
+  const broken = { DATABASE_URL: 'not a url' }
+  for (const args of [
+    ['keys', '--help'],
+    ['keys', 'create', '-h'],
+    ['jobs', '--help'],
+    ['jobs', 'retry', '-h'],
+    ['migrate', '--help'],
+  ]) {
+    const run = await runCli(args, broken)
+    expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: '' })
+    expect(run.stdout).toStartWith('Usage:\n')
+    expect(run.stdout).toContain(`bun run ${args[0]} `)
+    expect(run.stdout).not.toContain('Unknown option')
+  }
+})
+
+test('migrate refuses arguments it does not know instead of migrating anyway', async () => {
+  const run = await runCli(['migrate', '--dry-run'], env)
+  expect(run.code).toBe(2)
+  expect(run.stderr).toContain("Unknown option '--dry-run'")
+  expect(run.stderr).toContain('Usage:')
+})

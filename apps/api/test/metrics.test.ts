@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { randomPort } from '@shiplog/db/testing/free-port'
 import { loadApiEnv } from '../src/env.ts'
-import { createApiServer } from '../src/server.ts'
+import { wireApi } from '../src/wiring.ts'
 import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
 import { sample, sampleOf } from './prometheus.ts'
 
@@ -144,7 +144,7 @@ test('the request log and the counter record an unknown path as 404 in-process t
 test('a 503 for an unreachable database is logged and counted as 503 (Elysia alone says 500)', async () => {
   const logs: Record<string, unknown>[] = []
   // Nothing listens on port 1: the key lookup fails to connect, which the API answers with 503.
-  const offline = createApiServer(
+  const offline = wireApi(
     loadApiEnv({ DATABASE_URL: 'postgres://shiplog@127.0.0.1:1/shiplog' }),
     (line) => void logs.push(line),
   )

@@ -13,7 +13,10 @@ test('a posted deployment is accepted, then recorded and listed', async () => {
   expect(await response.text()).toBe('{"status":202}')
   expect(await h.drain()).toBe(1)
   const list = await h.get('/v1/deployments')
+  expect(list.status).toBe(200)
   const body = await list.json()
-  console.log(list.status, JSON.stringify(body), [...list.headers])
-  expect(body.data).toHaveLength(1)
+  expect(body).toMatchObject({
+    data: [{ ...validDeployment(), status: 'recorded' }],
+    nextCursor: null,
+  })
 })

@@ -1,10 +1,11 @@
 // The design group commit replaced, served for comparison in the same benchmark run: the same
 // app, except every accepted request is one pg-boss send() on pg-boss's own pool, one commit each.
-import { type Enqueuer, toJob } from '@shiplog/api/enqueue/deployment-queue'
+import type { Enqueuer } from '@shiplog/api/enqueue/enqueuer'
+import { toJob } from '@shiplog/api/enqueue/job-payload'
 import { loadApiEnv } from '@shiplog/api/env'
 import { uuidv7 } from '@shiplog/api/lib/uuidv7'
-import { serve } from '@shiplog/api/serve'
-import { createApiServer } from '@shiplog/api/server'
+import { runApi } from '@shiplog/api/lifecycle'
+import { wireApi } from '@shiplog/api/wiring'
 import { DEPLOYMENTS_QUEUE, PgBoss } from '@shiplog/db/queue'
 
 const env = loadApiEnv(process.env)
@@ -27,7 +28,7 @@ const sendPerRequest: Enqueuer = {
   whenIdle: async () => {},
 }
 
-serve(
-  createApiServer(env, undefined, () => sendPerRequest),
+runApi(
+  wireApi(env, undefined, () => sendPerRequest),
   env,
 )

@@ -4,16 +4,29 @@ import { loadCliEnv } from './env.ts'
 /** A mistake in how the command was called: printed with usage, exit code 2. */
 export class UsageError extends Error {}
 
+/** True when the arguments ask for help: `--help` or `-h` anywhere before a `--`. */
+export function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf('--')
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h')
+}
+
 /**
- * Runs a CLI entry point: reads configuration, maps usage errors to exit code 2 and any other
- * failure to exit code 1, with a one-line message instead of a stack trace.
+ * Runs a CLI entry point: `--help` or `-h` prints the usage and exits 0 (before configuration
+ * is read, so help works whatever the environment); otherwise reads configuration, maps usage
+ * errors to exit code 2 and any other failure to exit code 1, with a one-line message instead
+ * of a stack trace.
  */
 export async function runCommand(
   usage: string,
   main: (args: string[], env: ReturnType<typeof loadCliEnv>) => Promise<void>,
 ): Promise<void> {
+  const args = process.argv.slice(2)
+  if (asksForHelp(args)) {
+    console.log(usage)
+    process.exit(0)
+  }
   try {
-    await main(process.argv.slice(2), loadCliEnv(process.env))
+    await main(args, loadCliEnv(process.env))
     process.exit(0)
   } catch (error) {
     if (error instanceof UsageError) {

@@ -1,7 +1,7 @@
 import { createSql, type Sql } from '@shiplog/db/client'
 import { resolvePostgres } from '@shiplog/db/embedded'
+import { migrateDatabase } from '@shiplog/db/migrate'
 import { appliedMigrationVersion, latestMigrationVersion } from '@shiplog/db/migrations'
-import { setUpDatabase } from '@shiplog/db/setup'
 import type { CliEnv } from './env.ts'
 
 /** A ready database for one CLI command, and how to let go of it. */
@@ -27,7 +27,7 @@ export function retryPolicyOf(env: CliEnv) {
  */
 export async function openDatabase(env: CliEnv): Promise<CliDatabase> {
   const server = await resolvePostgres(env.DATABASE_URL)
-  if (!env.DATABASE_URL) await setUpDatabase(server.url)
+  if (!env.DATABASE_URL) await migrateDatabase(server.url)
   const sql = createSql(server.url, { applicationName: 'shiplog-cli', maxConnections: 2 })
   if (env.DATABASE_URL) {
     const [applied, latest] = await Promise.all([

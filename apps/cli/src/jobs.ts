@@ -24,7 +24,7 @@ await runCommand(USAGE, async (argv, env) => {
 
   const db = await openDatabase(env)
   const boss = createBoss(db.url, 'producer', 'shiplog-cli-queue')
-  boss.on('error', () => {})
+  boss.on('error', (error) => console.error(`pg-boss: ${String(error)}`))
   try {
     await boss.start()
     if (command === 'failed') {

@@ -5,8 +5,13 @@ import { openDatabase } from './database.ts'
 
 const USAGE = `Usage:
   bun run keys create --workspace <slug> --name <label> [--rate-limit <per-minute>]
+      create a key (and the workspace if new); the key is the last line printed, shown once
   bun run keys list [--workspace <slug>]
-  bun run keys revoke <key-prefix-or-id>`
+      list keys: id, workspace, name, prefix, limit, created, last used, status
+  bun run keys revoke <key-prefix-or-id>
+      revoke a key; every API replica refuses it within 5 seconds
+  bun run keys -h
+      show this help`
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/
 

@@ -35,7 +35,7 @@ const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
     guarantee:
       'On SIGTERM the API fails readiness at once, keeps serving for SHUTDOWN_DELAY_MS, stops accepting, lets every request in flight get its commit, closes Postgres and exits 0.',
     because: [
-      '`apps/api/src/serve.ts`: readiness off, delay, `server.stop()`, then the group commit and any commit checks drain before the pool closes; a hard deadline (SHUTDOWN_TIMEOUT_MS) exits 1 rather than hang.',
+      '`apps/api/src/wiring.ts` (`shutdown`): readiness off, delay, `server.stop()`, then the group commit and any commit checks drain before the pool closes; a hard deadline (SHUTDOWN_TIMEOUT_MS, `packages/ops-http/src/shutdown.ts`) exits 1 rather than hang.',
     ],
   },
   '4b-worker-sigterm': {
@@ -107,7 +107,7 @@ const WEAKNESSES = `## Weaknesses found in dependencies, and the workarounds
 | pg-boss 12.35 | Its \`error\` events crash a process that does not listen for them (Node EventEmitter semantics). | Code review | Every pg-boss instance gets an \`error\` listener that logs. |
 | Elysia 1.4 | Plain TypeBox query schemas are neither coerced (\`?limit=7\` failed as "Expected integer") nor closed to unknown parameters; a repeated parameter silently keeps its last value. | Integration tests, hardening review | Query strings are read from the URL and parsed by \`parseParameters\` (\`@shiplog/schema\`): typed values, unknown and repeated parameters refused. |
 | Elysia 1.4 | Its \`date-time\` format accepts a quoted date, which \`Date.parse\` turns into \`NaN\`. | Hardening review (finding 1) | Our own formats, applied by our parser and set over Elysia's in TypeBox's registry. |
-| Elysia 1.4 | \`listen()\` sets \`reusePort: true\` (a second process on the same port shares traffic silently) and routes around any wrapper of \`fetch\`. | Benchmark; hardening review | The API serves with \`Bun.serve\` / \`Deno.serve\` itself (\`lib/runtime-server.ts\`), without \`reusePort\`. |
+| Elysia 1.4 | \`listen()\` sets \`reusePort: true\` (a second process on the same port shares traffic silently) and routes around any wrapper of \`fetch\`. | Benchmark; hardening review | The API serves with \`Bun.serve\` / \`Deno.serve\` itself (\`apps/api/src/lib/listener.ts\`), without \`reusePort\`. |
 | Bun | The idle timeout also runs while a handler works, so an answer after it is never written. | Hardening review (finding 4) | \`server.timeout(request, …)\` raises it past the request deadline while a request is handled. |
 | postgres.js 3.4.9 | A query that fails after some rows arrived leaves its row count to the next query on the connection, which resolves as a sparse array (upstream #1119, #1181). | Hardening review (finding 9) | \`patches/postgres@3.4.9.patch\`, guided by the upstream proposals #1120 and #1190. |
 | TypeBox 0.34 | Formats (\`uuid\`, \`date-time\`) are unchecked until registered, and only Elysia registers them: the worker rejected every job. | Running the real processes | \`packages/schema/src/formats.ts\` registers ours, unconditionally. |

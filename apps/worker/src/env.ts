@@ -5,6 +5,7 @@ import { type Static, Type } from '@sinclair/typebox'
 export const WorkerEnv = Type.Object({
   DATABASE_URL: Type.String({
     pattern: '^postgres(ql)?://',
+    errorMessage: 'a postgres:// or postgresql:// URL',
     description: 'Postgres URL, e.g. postgres://user:pass@host:5432/shiplog',
   }),
   WORKER_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 5000, default: 500 }),

@@ -1,3 +1,4 @@
+import { POOL_GAUGE } from '@shiplog/db/pool-gauge'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 
 /** Everything the worker counts, in one Prometheus registry. */
@@ -45,12 +46,7 @@ export function createWorkerMetrics() {
       labelNames: ['queue', 'state'] as const,
       registers,
     }),
-    dbConnections: new Gauge({
-      name: 'shiplog_db_connections',
-      help: "This process's Postgres connections by state (pool use).",
-      labelNames: ['state'] as const,
-      registers,
-    }),
+    dbConnections: new Gauge({ ...POOL_GAUGE, registers }),
   }
 }
 

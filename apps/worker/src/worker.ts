@@ -1,17 +1,22 @@
 import { createSql, processApplicationName } from '@shiplog/db/client'
-import { reportConnections } from '@shiplog/db/queries/connections'
+import { reportPoolConnections } from '@shiplog/db/pool-gauge'
 import { deleteExpiredIdempotencyKeys } from '@shiplog/db/queries/idempotency-keys'
-import { createBoss, DEPLOYMENTS_DEAD_LETTER_QUEUE, DEPLOYMENTS_QUEUE } from '@shiplog/db/queue'
+import {
+  createBoss,
+  DEPLOYMENTS_DEAD_LETTER_QUEUE,
+  DEPLOYMENTS_QUEUE,
+  startBoss,
+} from '@shiplog/db/queue'
+import { scrapeOf } from '@shiplog/ops-http'
+import type { LogLine } from '@shiplog/ops-http/log'
 import { QueueConsumer } from './consumer.ts'
 import type { WorkerEnv } from './env.ts'
 import { createWorkerMetrics } from './metrics.ts'
 
-type Log = (line: Record<string, unknown>) => void
-
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000
 
 /** The worker wired to Postgres: `main.ts` runs it, tests start and stop it in-process. */
-export function createWorker(env: WorkerEnv, log: Log) {
+export function createWorker(env: WorkerEnv, log: LogLine) {
   const applicationName = processApplicationName('shiplog-worker')
   const metrics = createWorkerMetrics()
   const health = { started: false, stopping: false, lastError: 0, lastSuccess: 0 }
@@ -61,7 +66,7 @@ export function createWorker(env: WorkerEnv, log: Log) {
       metrics.queueDepth.set({ queue, state: 'deferred' }, stats.deferredCount)
       metrics.queueDepth.set({ queue, state: 'active' }, stats.activeCount)
     }
-    await reportConnections(sql, applicationName, metrics.dbConnections)
+    await reportPoolConnections(sql, applicationName, metrics.dbConnections)
   }
 
   return {
@@ -77,21 +82,10 @@ export function createWorker(env: WorkerEnv, log: Log) {
       return undefined
     },
     /** Prometheus text of the worker's metrics, gauges refreshed. */
-    async scrape(): Promise<{ body: string; contentType: string }> {
-      await refreshMetrics()
-      return { body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }
-    },
+    scrape: scrapeOf(metrics.registry, refreshMetrics),
     /** Starts pg-boss (retrying until Postgres is reachable), then the consumer. */
     async start(): Promise<void> {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await boss.start()
-          break
-        } catch (error) {
-          log({ level: 'warn', msg: 'queue not ready, retrying', attempt, error: String(error) })
-          await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * attempt)))
-        }
-      }
+      await startBoss(boss, log)
       health.started = true
       consumer.start()
       housekeeping = setInterval(() => {

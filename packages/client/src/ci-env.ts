@@ -10,6 +10,9 @@ export interface CiContext {
 
 export type Env = Readonly<Record<string, string | undefined>>
 
+/** A CiContext before its undefined fields are dropped. */
+type Found = { [Field in keyof CiContext]?: CiContext[Field] | undefined }
+
 const COMMIT = /^[0-9a-f]{7,70}$/i
 
 const value = (env: Env, name: string): string | undefined => {
@@ -31,7 +34,7 @@ const joined = (owner: string | undefined, name: string | undefined) =>
  * does not provide are left out.
  */
 export function detectCi(env: Env): CiContext {
-  let context: CiContext = {}
+  let context: Found = {}
   if (value(env, 'GITHUB_ACTIONS') === 'true') {
     context = {
       provider: 'github-actions',

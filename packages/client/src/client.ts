@@ -71,7 +71,7 @@ function parseBaseUrl(baseUrl: string | URL): URL {
   return url
 }
 
-/** A client for the Shiplog API, on the Web platform's `fetch` alone (Bun, Node ≥ 18, Deno). */
+/** A client for the Shiplog API, on the Web platform's `fetch` alone (Bun, Node ≥ 20, Deno). */
 export function createShiplogClient(options: ShiplogClientOptions): ShiplogClient {
   if (!options.apiKey) throw new TypeError('apiKey is required')
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES

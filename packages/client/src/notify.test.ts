@@ -74,3 +74,35 @@ test('prints the id and URL, then the exit code of what went wrong', async () =>
     '! error: Deployment abc was still queued after 1 s',
   ])
 })
+
+test('hands the receipt to `accepted` as soon as the API accepts, before waiting', async () => {
+  const events: string[] = []
+  const created = { id: 'abc', location: 'https://shiplog.example.com/v1/deployments/abc' }
+  const client = {
+    createDeployment: async () => ({ ...created, idempotencyKey: 'k' }),
+    waitUntilRecorded: async () => {
+      events.push('wait')
+      throw new Error('timed out')
+    },
+  } as unknown as ShiplogClient
+  const plan = {
+    url: 'https://shiplog.example.com/',
+    apiKey: 'shiplog_secret',
+    input: {
+      repositoryFullName: 'acme/shop',
+      environment: 'production',
+      app: 'checkout',
+      version: '1.2.3',
+      commitHash: 'abcdef1',
+    },
+    wait: true,
+    timeoutMs: 1_000,
+  }
+  const code = await runNotify(plan, client, {
+    out: () => {},
+    err: () => {},
+    accepted: (receipt) => events.push(`accepted ${receipt.id} ${receipt.location}`),
+  })
+  expect(code).toBe(1)
+  expect(events).toEqual([`accepted abc ${created.location}`, 'wait'])
+})

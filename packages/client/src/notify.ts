@@ -1,4 +1,4 @@
-import type { ShiplogClient } from './client.ts'
+import type { CreatedDeployment, ShiplogClient } from './client.ts'
 import { ShiplogError } from './errors.ts'
 import { FLAG_OF_FIELD, type NotifyPlan, UsageError } from './notify-args.ts'
 import { formatProblemLines } from './problem.ts'
@@ -7,6 +7,8 @@ import { formatProblemLines } from './problem.ts'
 export interface Output {
   out(line: string): void
   err(line: string): void
+  /** The receipt, as soon as the API has accepted the deployment (the GitHub Action's outputs). */
+  accepted?(created: CreatedDeployment): void
 }
 
 /**
@@ -48,11 +50,14 @@ export async function runNotify(
 ): Promise<number> {
   const { app, version, environment } = plan.input
   try {
-    const created = await client.createDeployment(plan.input, {
-      idempotencyKey: plan.idempotencyKey,
-    })
+    const { idempotencyKey } = plan
+    const created = await client.createDeployment(
+      plan.input,
+      idempotencyKey === undefined ? {} : { idempotencyKey },
+    )
     output.out(`Deployment ${created.id} accepted: ${app} ${version} to ${environment}`)
     output.out(created.location)
+    output.accepted?.(created)
     if (!plan.wait) return 0
     output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`)
     const recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs })

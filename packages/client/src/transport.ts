@@ -55,7 +55,7 @@ export function createTransport(options: TransportOptions) {
         response = await options.fetch(url, {
           method: call.method,
           headers,
-          body: call.body,
+          body: call.body ?? null,
           signal: AbortSignal.timeout(options.requestTimeoutMs),
         })
       } catch (error) {

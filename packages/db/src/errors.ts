@@ -1,3 +1,5 @@
+import postgres from 'postgres'
+
 // SQLSTATE classes that mean the server or the connection went away, not that a statement was
 // wrong: 08 connection exception, 57P admin shutdown / crash / cannot connect now, 53 resources.
 const UNAVAILABLE_SQLSTATE = /^(08|57P|53)/
@@ -34,4 +36,12 @@ export function neverReachedDatabase(error: unknown): boolean {
  */
 export function isStatementCancelled(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '57014'
+}
+
+/**
+ * True when Postgres itself answered a statement with an error (it carries a SQLSTATE): the
+ * database refused or cancelled the work, as opposed to an exception in our own code.
+ */
+export function isPostgresError(error: unknown): boolean {
+  return error instanceof postgres.PostgresError
 }

@@ -1,3 +1,5 @@
+// Shiplog's own schema as numbered, forward-only `.sql` files: listing, versions and applying
+// them. One part of the migrate step (`migrate.ts`), which also installs pg-boss and the queues.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -50,9 +52,10 @@ export async function appliedMigrationVersion(sql: Sql): Promise<number> {
 
 /**
  * Applies pending migrations in order, all in one transaction with their records, under an
- * advisory lock so replicas starting together apply each migration exactly once.
+ * advisory lock so replicas starting together apply each migration exactly once. Only Shiplog's
+ * own tables: `migrate.ts` is the whole step, pg-boss and the queues included.
  */
-export async function migrate(sql: Sql): Promise<Migration[]> {
+export async function applyMigrations(sql: Sql): Promise<Migration[]> {
   const migrations = await listMigrations()
   const applied: Migration[] = []
   await sql.begin(async (tx) => {

@@ -48,6 +48,27 @@ export function createBoss(url: string, role: BossRole, applicationName: string)
 }
 
 /**
+ * Starts pg-boss, retrying (backing off to every 5 s) while Postgres is unreachable or not yet
+ * migrated. Resolves true once started, or false when `cancelled()` turned true first (shutdown).
+ */
+export async function startBoss(
+  boss: PgBoss,
+  log: (line: Record<string, unknown>) => void,
+  cancelled: () => boolean = () => false,
+): Promise<boolean> {
+  for (let attempt = 1; !cancelled(); attempt++) {
+    try {
+      await boss.start()
+      return true
+    } catch (error) {
+      log({ level: 'warn', msg: 'queue not ready, retrying', attempt, error: String(error) })
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * attempt)))
+    }
+  }
+  return false
+}
+
+/**
  * Creates the deployment queues if absent. With a policy, also applies it to existing queues
  * (what the migration step does); without one, existing queues keep theirs. Safe to run from
  * several replicas at once: pg-boss serialises queue creation under an advisory lock.

@@ -1,3 +1,6 @@
+// What every long-running Shiplog process (API, worker) shows its operators: this file is the
+// operational listener (`/metrics`, probes); `log.ts` the JSON log line; `shutdown.ts` the
+// graceful stop on SIGTERM.
 import { createServer, type Server } from 'node:http'
 
 /** What an operational listener reports. */
@@ -9,6 +12,23 @@ export interface OperationalEndpoints {
    * too (the worker's probes); without it, only `/metrics` (the API probes its public port).
    */
   notReadyBecause?(): string | undefined
+}
+
+/** What `/metrics` needs of a prom-client registry. */
+export interface MetricsRegistry {
+  metrics(): Promise<string>
+  contentType: string
+}
+
+/** The `/metrics` answer of a registry whose gauges `refresh` sets first, at scrape time. */
+export function scrapeOf(
+  registry: MetricsRegistry,
+  refresh: () => Promise<void>,
+): OperationalEndpoints['metrics'] {
+  return async () => {
+    await refresh()
+    return { body: await registry.metrics(), contentType: registry.contentType }
+  }
 }
 
 /**

@@ -4,17 +4,14 @@ import './formats.ts'
 
 /**
  * The payload of a queued deployment: validated fields plus what the API knew when it accepted
- * the request. `deployedAt` is already resolved (the request time when the client omitted it).
+ * the request.
  */
 export const DeploymentJob = Type.Object(
   {
     id: Type.String({ format: 'uuid', description: 'Deployment id assigned by the API' }),
     workspaceId: Type.String({ pattern: '^[0-9]+$' }),
     receivedAt: Type.String({ format: 'date-time' }),
-    deployment: Type.Composite([
-      Type.Omit(DeploymentFields, ['deployedAt']),
-      Type.Object({ deployedAt: Type.String({ format: 'date-time' }) }),
-    ]),
+    deployment: DeploymentFields,
   },
   { $id: 'DeploymentJob', additionalProperties: false },
 )

@@ -91,9 +91,11 @@ export const DeploymentFields = Type.Object(
     commitHash: Type.String({ description: 'Lower-case commit SHA' }),
     description: Nullable('Trimmed description, or null when omitted'),
     author: Nullable('Trimmed author, or null when omitted'),
-    deployedAt: Nullable(
-      'The instant sent, in UTC as Postgres stores it (ms, or µs when finer), or null when omitted',
-    ),
+    deployedAt: Type.String({
+      format: 'date-time',
+      description:
+        'The instant sent, or the request time when omitted, in UTC as Postgres stores it (ms, or µs when finer)',
+    }),
     monorepoPath: Nullable("Path without leading './' or trailing '/', or null when omitted"),
   },
   {

@@ -51,7 +51,9 @@ export function parseEnv<T extends TObject>(
     try {
       const value = convert(name, property, raw)
       if (!Value.Check(property, value)) {
-        problems.push(`${name} must be ${describe(property)} (got "${raw}")`)
+        problems.push(
+          `${name} must be ${property.errorMessage ?? describe(property)} (got "${raw}")`,
+        )
       } else {
         values[name] = value
       }
@@ -63,4 +65,17 @@ export function parseEnv<T extends TObject>(
     throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)
   }
   return values as Static<T>
+}
+
+/**
+ * A process's configuration, read once at start: `load(process.env)`, or, when that throws, its
+ * message on stderr and exit code 2 before anything has started.
+ */
+export function loadEnvOrExit<T>(load: (source: Record<string, string | undefined>) => T): T {
+  try {
+    return load(process.env)
+  } catch (error) {
+    console.error((error as Error).message)
+    process.exit(2)
+  }
 }

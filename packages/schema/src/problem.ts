@@ -19,16 +19,18 @@ export const Problem = Type.Object(
   {
     type: Type.String({
       description: 'URI reference identifying the problem type',
-      examples: ['about:blank'],
+      examples: ['/problems/validation-failed'],
     }),
     title: Type.String({
       description: 'Short, human-readable summary of the problem type',
-      examples: ['Invalid deployment'],
+      examples: ['Validation failed'],
     }),
     status: Type.Integer({ description: 'HTTP status code', examples: [422] }),
     detail: Type.String({
       description: 'Human-readable explanation of this occurrence',
-      examples: ['2 fields are invalid'],
+      examples: [
+        'The request has 2 invalid fields: fix every one listed in errors and send it again.',
+      ],
     }),
     errors: Type.Optional(
       Type.Array(FieldError, { description: 'Every failing field, at most one error each' }),

@@ -1,3 +1,4 @@
+import { instantFromDate } from './date-time.ts'
 import { DEPLOYED_AT_MAX_FUTURE_MS, type DeploymentFields, DeploymentInput } from './deployment.ts'
 import { FORMATS } from './formats.ts'
 import type { FieldError } from './problem.ts'
@@ -5,7 +6,8 @@ import { suggestField } from './suggest.ts'
 import { checkText, type Invalid, invalid, isInvalid } from './text.ts'
 
 export type ValidationResult =
-  | { ok: true; value: DeploymentFields }
+  /** `deployedAtDefaulted`: the client sent no `deployedAt`, so it is the request time. */
+  | { ok: true; value: DeploymentFields; deployedAtDefaulted: boolean }
   | { ok: false; errors: FieldError[] }
 
 type FieldName = keyof typeof DeploymentInput.properties
@@ -109,7 +111,8 @@ function unknownField(key: string): FieldError {
 
 /**
  * Validates and normalizes a parsed JSON deployment body. Reports every failing field at once,
- * at most one error per field; `now` bounds how far in the future `deployedAt` may be.
+ * at most one error per field. `now`, the request time, bounds how far in the future `deployedAt`
+ * may be, and is its value when omitted, normalised like one sent.
  */
 export function validateDeployment(body: unknown, now: Date): ValidationResult {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -132,5 +135,7 @@ export function validateDeployment(body: unknown, now: Date): ValidationResult {
     if (!KNOWN.has(key)) errors.push(unknownField(key))
   }
   if (errors.length > 0) return { ok: false, errors }
-  return { ok: true, value: value as DeploymentFields }
+  const deployedAtDefaulted = value.deployedAt === null
+  if (deployedAtDefaulted) value.deployedAt = instantFromDate(now).iso
+  return { ok: true, value: value as DeploymentFields, deployedAtDefaulted }
 }

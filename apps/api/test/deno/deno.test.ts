@@ -117,12 +117,19 @@ afterAll(async () => {
 })
 
 test('the API serves with Deno.serve, not a Bun server', () => {
+  // What an operator reads in the log: one line saying which runtime serves which port.
   const listening = apiProcess.output
     .join('')
     .split('\n')
-    .find((line) => line.includes('"api listening"'))
-  expect(listening).toBeDefined()
-  expect(JSON.parse(listening ?? '{}')).toMatchObject({ runtime: 'deno' })
+    .filter((line) => line.includes('"api listening"'))
+    .map((line) => JSON.parse(line))
+  expect(listening).toEqual([
+    expect.objectContaining({
+      runtime: 'deno',
+      port: Number(new URL(api).port),
+      host: '127.0.0.1',
+    }),
+  ])
 })
 
 test('a deployment posted to the Deno API is recorded by the Deno worker', async () => {

@@ -17,35 +17,40 @@ export interface IdempotencyHolder {
 const claimId = (workspaceId: string, key: string) => `${workspaceId}\u0000${key}`
 
 /**
- * Claims keys for 24 hours inside the enqueue transaction (distinct keys per call). A key whose
- * claim has expired is taken over. Returns, for every key, the holder: the claim itself when it
- * won, else the live earlier one.
+ * Claims keys for 24 hours inside the enqueue transaction. A key whose claim has expired is taken
+ * over; a key claimed twice in one call goes to the first. Returns the holder of each claim's key,
+ * in the order of `claims`: the claim itself when it won, else the live earlier one.
  */
 export async function claimIdempotencyKeys(
   tx: Tx,
   claims: IdempotencyClaim[],
-): Promise<Map<string, IdempotencyHolder>> {
-  const holders = new Map<string, IdempotencyHolder>()
-  if (claims.length === 0) return holders
+): Promise<(IdempotencyHolder | undefined)[]> {
+  if (claims.length === 0) return []
+  // One row may be written once per statement: duplicates would make `on conflict` fail.
+  const distinct = new Map<string, IdempotencyClaim>()
+  for (const claim of claims) {
+    const id = claimId(claim.workspaceId, claim.key)
+    if (!distinct.has(id)) distinct.set(id, claim)
+  }
+  const unique = [...distinct.values()]
   const won = await tx<{ workspace_id: string; key: string }[]>`
     insert into idempotency_keys (workspace_id, key, fingerprint, deployment_id, expires_at)
     select w, k, decode(f, 'hex'), d, now() + interval '24 hours' from unnest(
-      ${claims.map((c) => c.workspaceId)}::bigint[],
-      ${claims.map((c) => c.key)}::text[],
-      ${claims.map((c) => c.fingerprint.toString('hex'))}::text[],
-      ${claims.map((c) => c.deploymentId)}::uuid[]) as u(w, k, f, d)
+      ${unique.map((c) => c.workspaceId)}::bigint[],
+      ${unique.map((c) => c.key)}::text[],
+      ${unique.map((c) => c.fingerprint.toString('hex'))}::text[],
+      ${unique.map((c) => c.deploymentId)}::uuid[]) as u(w, k, f, d)
     on conflict (workspace_id, key) do update set
       fingerprint = excluded.fingerprint, deployment_id = excluded.deployment_id,
       expires_at = excluded.expires_at
       where idempotency_keys.expires_at <= now()
     returning workspace_id::text, key`
-  const wonIds = new Set(won.map((row) => claimId(row.workspace_id, row.key)))
-  const lost = claims.filter((c) => !wonIds.has(claimId(c.workspaceId, c.key)))
-  for (const claim of claims) {
-    if (wonIds.has(claimId(claim.workspaceId, claim.key))) {
-      holders.set(claimId(claim.workspaceId, claim.key), claim)
-    }
+  const holders = new Map<string, IdempotencyHolder>()
+  for (const row of won) {
+    const id = claimId(row.workspace_id, row.key)
+    holders.set(id, distinct.get(id) as IdempotencyClaim)
   }
+  const lost = unique.filter((c) => !holders.has(claimId(c.workspaceId, c.key)))
   if (lost.length > 0) {
     const earlier = await tx<
       { workspace_id: string; key: string; fingerprint: Buffer; deployment_id: string }[]
@@ -60,11 +65,8 @@ export async function claimIdempotencyKeys(
       })
     }
   }
-  return holders
+  return claims.map((claim) => holders.get(claimId(claim.workspaceId, claim.key)))
 }
-
-/** The map key `claimIdempotencyKeys` uses for a workspace's key. */
-export { claimId as idempotencyClaimId }
 
 /** Deletes expired claims; returns how many. */
 export async function deleteExpiredIdempotencyKeys(sql: Sql): Promise<number> {

@@ -11,75 +11,83 @@ function distinctSorted<T>(items: T[], keyOf: (item: T) => string): T[] {
   return [...byKey.keys()].sort().map((key) => byKey.get(key) as T)
 }
 
-const repositoryKey = (job: DeploymentJob) =>
-  `${job.workspaceId}\u0000${nameKey(job.deployment.repositoryFullName)}`
-const environmentKey = (job: DeploymentJob) =>
-  `${job.workspaceId}\u0000${nameKey(job.deployment.environment)}`
+/** A table of names a deployment refers to, compared by `nameKey`: one per workspace and key. */
+interface NameTable {
+  table: string
+  nameColumn: string
+  keyColumn: string
+  nameOf: (job: DeploymentJob) => string
+}
+
+const REPOSITORIES: NameTable = {
+  table: 'repositories',
+  nameColumn: 'full_name',
+  keyColumn: 'full_name_key',
+  nameOf: (job) => job.deployment.repositoryFullName,
+}
+
+const ENVIRONMENTS: NameTable = {
+  table: 'environments',
+  nameColumn: 'name',
+  keyColumn: 'name_key',
+  nameOf: (job) => job.deployment.environment,
+}
 
 // Timestamps are bound as text and cast by Postgres: postgres.js would send a value bound to a
 // timestamptz parameter through JavaScript's Date, dropping the microseconds that tell two
 // deployments apart.
 
 /**
- * Records a batch of deployment jobs with set-based SQL inside the caller's transaction:
- * repositories, environments and applications are created if absent (`on conflict`, so concurrent
- * first deployments of one new app create one app), then the deployments are inserted, skipping
- * any already recorded. Returns how many deployment rows were new.
+ * Creates the rows of the jobs' names if absent, keeping the first spelling of each, and returns
+ * each job's row id. The no-op update makes `returning` give existing rows too.
  */
-export async function recordDeployments(tx: Tx, batch: DeploymentJob[]): Promise<number> {
-  if (batch.length === 0) return 0
-  // Ids are UUIDv7, in arrival order: the first spelling of a new name is the earliest one.
-  const jobs = [...batch].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-
-  const repositories = distinctSorted(jobs, repositoryKey)
-  const repositoryRows = await tx<Row[]>`
-    insert into repositories (workspace_id, full_name, full_name_key)
+async function upsertNames(
+  tx: Tx,
+  jobs: DeploymentJob[],
+  { table, nameColumn, keyColumn, nameOf }: NameTable,
+): Promise<(job: DeploymentJob) => string> {
+  const keyOf = (job: DeploymentJob) => `${job.workspaceId}\u0000${nameKey(nameOf(job))}`
+  const distinct = distinctSorted(jobs, keyOf)
+  const rows = await tx<Row[]>`
+    insert into ${tx(table)} (workspace_id, ${tx(nameColumn)}, ${tx(keyColumn)})
     select * from unnest(
-      ${repositories.map((job) => job.workspaceId)}::bigint[],
-      ${repositories.map((job) => job.deployment.repositoryFullName)}::text[],
-      ${repositories.map((job) => nameKey(job.deployment.repositoryFullName))}::text[])
-    on conflict (workspace_id, full_name_key) do update set full_name = repositories.full_name
-    returning id::text, workspace_id::text, full_name_key`
-  const repositoryIds = new Map(
-    repositoryRows.map((row) => [
-      `${row.workspace_id}\u0000${row.full_name_key}`,
-      row.id as string,
-    ]),
-  )
-  const repositoryIdOf = (job: DeploymentJob) => repositoryIds.get(repositoryKey(job)) as string
+      ${distinct.map((job) => job.workspaceId)}::bigint[],
+      ${distinct.map((job) => nameOf(job))}::text[],
+      ${distinct.map((job) => nameKey(nameOf(job)))}::text[])
+    on conflict (workspace_id, ${tx(keyColumn)}) do update set
+      ${tx(nameColumn)} = ${tx(`${table}.${nameColumn}`)}
+    returning id::text, workspace_id::text, ${tx(keyColumn)} as name_key`
+  const ids = new Map(rows.map((row) => [`${row.workspace_id}\u0000${row.name_key}`, row.id]))
+  return (job) => ids.get(keyOf(job)) as string
+}
 
-  const environments = distinctSorted(jobs, environmentKey)
-  const environmentRows = await tx<Row[]>`
-    insert into environments (workspace_id, name, name_key)
-    select * from unnest(
-      ${environments.map((job) => job.workspaceId)}::bigint[],
-      ${environments.map((job) => job.deployment.environment)}::text[],
-      ${environments.map((job) => nameKey(job.deployment.environment))}::text[])
-    on conflict (workspace_id, name_key) do update set name = environments.name
-    returning id::text, workspace_id::text, name_key`
-  const environmentIds = new Map(
-    environmentRows.map((row) => [`${row.workspace_id}\u0000${row.name_key}`, row.id as string]),
-  )
-
-  const applicationKey = (job: DeploymentJob) =>
+/**
+ * Creates the jobs' applications if absent and returns each job's application id. An
+ * application keeps the monorepo path of its latest deployment that named one.
+ */
+async function upsertApplications(
+  tx: Tx,
+  jobs: DeploymentJob[],
+  repositoryIdOf: (job: DeploymentJob) => string,
+): Promise<(job: DeploymentJob) => string> {
+  const keyOf = (job: DeploymentJob) =>
     `${job.workspaceId}\u0000${repositoryIdOf(job)}\u0000${nameKey(job.deployment.app)}`
-  // The application keeps the monorepo path of its latest deployment that named one.
   const latestWithPath = new Map<string, DeploymentJob>()
   for (const job of jobs) {
     if (!job.deployment.monorepoPath) continue
-    const latest = latestWithPath.get(applicationKey(job))
+    const latest = latestWithPath.get(keyOf(job))
     if (
       !latest ||
       Date.parse(job.deployment.deployedAt) >= Date.parse(latest.deployment.deployedAt)
     ) {
-      latestWithPath.set(applicationKey(job), job)
+      latestWithPath.set(keyOf(job), job)
     }
   }
-  const applications = distinctSorted(jobs, applicationKey).map((first) => ({
+  const applications = distinctSorted(jobs, keyOf).map((first) => ({
     first,
-    latestWithPath: latestWithPath.get(applicationKey(first)),
+    latestWithPath: latestWithPath.get(keyOf(first)),
   }))
-  const applicationRows = await tx<Row[]>`
+  const rows = await tx<Row[]>`
     insert into applications (workspace_id, repository_id, name, name_key, monorepo_path, monorepo_path_deployed_at)
     select * from unnest(
       ${applications.map(({ first }) => first.workspaceId)}::bigint[],
@@ -93,12 +101,40 @@ export async function recordDeployments(tx: Tx, batch: DeploymentJob[]): Promise
                            then excluded.monorepo_path else applications.monorepo_path end,
       monorepo_path_deployed_at = greatest(applications.monorepo_path_deployed_at, excluded.monorepo_path_deployed_at)
     returning id::text, workspace_id::text, repository_id::text, name_key`
-  const applicationIds = new Map(
-    applicationRows.map((row) => [
+  const ids = new Map(
+    rows.map((row) => [
       `${row.workspace_id}\u0000${row.repository_id}\u0000${row.name_key}`,
-      row.id as string,
+      row.id,
     ]),
   )
+  return (job) => ids.get(keyOf(job)) as string
+}
+
+/** A job with the rows its deployment belongs to. */
+interface PlacedJob {
+  job: DeploymentJob
+  applicationId: string
+  environmentId: string
+}
+
+/**
+ * Records a batch of deployment jobs with set-based SQL inside the caller's transaction:
+ * repositories, environments and applications are created if absent (`on conflict`, so concurrent
+ * first deployments of one new app create one app), then the deployments are inserted, skipping
+ * any already recorded. Returns how many deployment rows were new.
+ */
+export async function recordDeployments(tx: Tx, batch: DeploymentJob[]): Promise<number> {
+  if (batch.length === 0) return 0
+  // Ids are UUIDv7, in arrival order: the first spelling of a new name is the earliest one.
+  const jobs = [...batch].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const repositoryIdOf = await upsertNames(tx, jobs, REPOSITORIES)
+  const environmentIdOf = await upsertNames(tx, jobs, ENVIRONMENTS)
+  const applicationIdOf = await upsertApplications(tx, jobs, repositoryIdOf)
+  const placed: PlacedJob[] = jobs.map((job) => ({
+    job,
+    applicationId: applicationIdOf(job),
+    environmentId: environmentIdOf(job),
+  }))
 
   const inserted = await tx<{ id: string }[]>`
     insert into deployments (id, workspace_id, application_id, environment_id, version, commit_hash,
@@ -106,8 +142,8 @@ export async function recordDeployments(tx: Tx, batch: DeploymentJob[]): Promise
     select * from unnest(
       ${jobs.map((job) => job.id)}::uuid[],
       ${jobs.map((job) => job.workspaceId)}::bigint[],
-      ${jobs.map((job) => applicationIds.get(applicationKey(job)) as string)}::bigint[],
-      ${jobs.map((job) => environmentIds.get(environmentKey(job)) as string)}::bigint[],
+      ${placed.map((p) => p.applicationId)}::bigint[],
+      ${placed.map((p) => p.environmentId)}::bigint[],
       ${jobs.map((job) => job.deployment.version)}::text[],
       ${jobs.map((job) => job.deployment.commitHash)}::text[],
       ${jobs.map((job) => job.deployment.description)}::text[],
@@ -117,43 +153,30 @@ export async function recordDeployments(tx: Tx, batch: DeploymentJob[]): Promise
       (${jobs.map((job) => job.receivedAt)}::text[])::timestamptz[])
     on conflict do nothing
     returning id`
-  if (inserted.length < jobs.length)
+  if (inserted.length < jobs.length) {
+    const recorded = new Set(inserted.map((row) => row.id))
     await recordAliases(
       tx,
-      jobs,
-      inserted,
-      applicationIds,
-      applicationKey,
-      environmentIds,
-      environmentKey,
+      placed.filter(({ job }) => !recorded.has(job.id)),
     )
+  }
   return inserted.length
 }
 
 // Deliveries that repeated a recorded deployment keep their receipt id: it now names the earlier
 // deployment, so `GET /v1/deployments/{id}` still answers for them.
-async function recordAliases(
-  tx: Tx,
-  jobs: DeploymentJob[],
-  inserted: readonly { id: string }[],
-  applicationIds: Map<string, string>,
-  applicationKey: (job: DeploymentJob) => string,
-  environmentIds: Map<string, string>,
-  environmentKey: (job: DeploymentJob) => string,
-): Promise<void> {
-  const recorded = new Set(inserted.map((row) => row.id))
-  const repeats = jobs.filter((job) => !recorded.has(job.id))
+async function recordAliases(tx: Tx, repeats: PlacedJob[]): Promise<void> {
   await tx`
     insert into deployment_aliases (id, deployment_id)
     select r.id, d.id
       from unnest(
-        ${repeats.map((job) => job.id)}::uuid[],
-        ${repeats.map((job) => job.workspaceId)}::bigint[],
-        ${repeats.map((job) => applicationIds.get(applicationKey(job)) as string)}::bigint[],
-        ${repeats.map((job) => environmentIds.get(environmentKey(job)) as string)}::bigint[],
-        ${repeats.map((job) => job.deployment.version)}::text[],
-        ${repeats.map((job) => job.deployment.commitHash)}::text[],
-        (${repeats.map((job) => job.deployment.deployedAt)}::text[])::timestamptz[])
+        ${repeats.map(({ job }) => job.id)}::uuid[],
+        ${repeats.map(({ job }) => job.workspaceId)}::bigint[],
+        ${repeats.map((p) => p.applicationId)}::bigint[],
+        ${repeats.map((p) => p.environmentId)}::bigint[],
+        ${repeats.map(({ job }) => job.deployment.version)}::text[],
+        ${repeats.map(({ job }) => job.deployment.commitHash)}::text[],
+        (${repeats.map(({ job }) => job.deployment.deployedAt)}::text[])::timestamptz[])
         as r(id, workspace_id, application_id, environment_id, version, commit_hash, deployed_at)
       join deployments d on d.workspace_id = r.workspace_id and d.application_id = r.application_id
        and d.environment_id = r.environment_id and d.version = r.version

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import postgres from 'postgres'
 import { type LocalPostgres, resolvePostgres } from '../embedded.ts'
+import { migrateDatabase } from '../migrate.ts'
 import { listMigrations } from '../migrations.ts'
 import type { RetryPolicy } from '../queue.ts'
-import { setUpDatabase } from '../setup.ts'
 
 /** Retries fast enough that dead-lettering can be observed within a test. */
 export const TEST_RETRY_POLICY: RetryPolicy = {
@@ -70,7 +70,7 @@ async function ensureTemplate(
     const building = `${name}_building`
     await admin.unsafe(`drop database if exists "${building}" with (force)`)
     await admin.unsafe(`create database "${building}"`)
-    await setUpDatabase(withDatabase(adminUrl, building), policy)
+    await migrateDatabase(withDatabase(adminUrl, building), policy)
     await admin.unsafe(`alter database "${building}" rename to "${name}"`)
     const stale = await tx<{ datname: string }[]>`
       select datname from pg_database where datname like 'shiplog_template_%' and datname <> ${name}`

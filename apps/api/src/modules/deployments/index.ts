@@ -1,7 +1,7 @@
 import type { Sql } from '@shiplog/db/client'
 import type { PgBoss } from '@shiplog/db/queue'
 import { Elysia } from 'elysia'
-import type { Enqueuer } from '../../enqueue/deployment-queue.ts'
+import type { Enqueuer } from '../../enqueue/enqueuer.ts'
 import { type BodyLimits, readJsonBody } from '../../lib/json-body.ts'
 import { NoQuery, pathOf, queryOf } from '../../lib/parameters.ts'
 import type { auth } from '../../plugins/auth/index.ts'

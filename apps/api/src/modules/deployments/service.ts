@@ -1,20 +1,27 @@
 import type { Sql } from '@shiplog/db/client'
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
-import { listDeployments } from '@shiplog/db/queries/deployments'
+import { findRecordedDeployment, listDeployments } from '@shiplog/db/queries/deployments'
 import { listUnrecordedDeployments } from '@shiplog/db/queries/unrecorded-deployments'
 import type { PgBoss } from '@shiplog/db/queue'
-import { type DeploymentPage, encodeCursor, nameKey, validateDeployment } from '@shiplog/schema'
+import {
+  type DeploymentPage,
+  type DeploymentRecord,
+  type DeploymentStatus,
+  encodeCursor,
+  nameKey,
+  validateDeployment,
+} from '@shiplog/schema'
 import type { Static } from '@sinclair/typebox'
-import { CommitOutcomeUnknown, type Enqueuer } from '../../enqueue/deployment-queue.ts'
+import type { Enqueuer } from '../../enqueue/enqueuer.ts'
+import { fingerprintOf, parseIdempotencyKey } from '../../enqueue/idempotency.ts'
 import { problems } from '../../plugins/problem/index.ts'
-import { parseIdempotencyKey } from './idempotency-key.ts'
 import type { ListDeploymentsQuery } from './model.ts'
-import { findDeploymentStatus, jobStatus, recordedStatus } from './receipts.ts'
+import { findQueueStatus, jobStatus } from './queue-status.ts'
 
 /**
  * Validates a deployment and queues it; resolves with its id (the original one for a repeated
  * Idempotency-Key) once durably queued. Throws a 422 problem for invalid input or a reused
- * Idempotency-Key, a 503 problem when the queue cannot commit.
+ * Idempotency-Key; the queue's own failures are mapped by the problem plugin.
  */
 export async function acceptDeployment(
   queue: Enqueuer,
@@ -33,19 +40,16 @@ export async function acceptDeployment(
   }
   if (!validation.ok || errors.length > 0) throw problems.validation(errors)
 
-  const outcome = await queue
-    .enqueue({
-      workspaceId: owner.workspaceId,
-      fields: validation.value,
-      receivedAt,
-      idempotencyKey,
-    })
-    .catch((error) => {
-      if (error instanceof CommitOutcomeUnknown) throw problems.outcomeUnknown()
-      throw problems.unavailable(
-        'The deployment could not be queued because the database is unavailable; it was not accepted. Retry shortly.',
-      )
-    })
+  const { value, deployedAtDefaulted } = validation
+  const outcome = await queue.enqueue({
+    workspaceId: owner.workspaceId,
+    fields: value,
+    receivedAt,
+    idempotency:
+      idempotencyKey === undefined
+        ? undefined
+        : { key: idempotencyKey, fingerprint: fingerprintOf(value, deployedAtDefaulted) },
+  })
   if (outcome.kind === 'conflict') {
     throw problems.validation(
       [{ field: 'Idempotency-Key', message: 'was already used with a different request body' }],
@@ -55,15 +59,35 @@ export async function acceptDeployment(
   return outcome.id
 }
 
-/** The receipt of one of the workspace's deployments, or a 404 problem. */
-export async function getDeployment(sql: Sql, boss: PgBoss, owner: KeyOwner, id: string) {
-  const status = await findDeploymentStatus(sql, boss, owner.workspaceId, id)
-  if (!status) {
-    throw problems.notFound(
-      'No deployment with this id in your workspace: use the id from the Location of its 202, with a key of the same workspace.',
-    )
-  }
-  return status
+/** A recorded deployment as a receipt. */
+function recordedStatus(
+  record: DeploymentRecord,
+  duplicateOf: string | null = null,
+): DeploymentStatus {
+  return { ...record, status: 'recorded', duplicateOf, failure: null }
+}
+
+/**
+ * The receipt of one of the workspace's deployments: recorded (a row, or a repeat of one), else
+ * what the queue knows of it; a 404 problem when neither knows the id.
+ */
+export async function getDeployment(
+  sql: Sql,
+  boss: PgBoss,
+  owner: KeyOwner,
+  id: string,
+): Promise<DeploymentStatus> {
+  const recorded = await findRecordedDeployment(sql, owner.workspaceId, id)
+  if (recorded) return recordedStatus(recorded.record, recorded.duplicateOf)
+  const queued = await findQueueStatus(sql, boss, owner.workspaceId, id)
+  if (queued) return queued
+  // The worker records a deployment and completes its job in one transaction, which may have
+  // committed between the two reads above: look at the table again before answering 404.
+  const late = await findRecordedDeployment(sql, owner.workspaceId, id)
+  if (late) return recordedStatus(late.record, late.duplicateOf)
+  throw problems.notFound(
+    'No deployment with this id in your workspace: use the id from the Location of its 202, with a key of the same workspace.',
+  )
 }
 
 type ListQuery = Static<typeof ListDeploymentsQuery>

@@ -1,101 +1,146 @@
-import {
-  ApplicationSummary,
-  DeploymentFrequency,
-  DeploymentInput,
-  DeploymentMatrix,
-  DeploymentPage,
-  DeploymentStatus,
-  EnvironmentSummary,
-  Problem,
-} from '@shiplog/schema'
-import { type TObject, type TSchema, Type } from '@sinclair/typebox'
+import { type TObject, Type } from '@sinclair/typebox'
 import { ByRepositoryQuery } from '../catalog/model.ts'
 import { DeploymentIdParams, ListDeploymentsQuery } from '../deployments/model.ts'
-import { FrequencyQuery } from '../frequency/model.ts'
+import { FrequencyQuery } from '../dora/model.ts'
+import {
+  componentSchemas,
+  HEADERS,
+  json,
+  parameters,
+  problem,
+  rateLimited,
+  rateLimitHeaders,
+  ref,
+  unauthorized,
+  unavailable,
+} from './components.ts'
 
-// TypeBox schemas are JSON Schema, which OpenAPI 3.1 takes as is; only their `$id`s go, since
-// named schemas are referenced through components instead.
-function plain(schema: TSchema): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(schema), (key, value) => (key === '$id' ? undefined : value))
+const DESCRIPTION = `Shiplog records deployments: a build pipeline reports that a version (and commit) of an application was deployed to an environment of a repository, and anyone with a key of the same workspace reads back what is deployed where.
+
+Send every \`/v1\` request with \`Authorization: Bearer <key>\`. A key is \`shiplog_\` and 43 characters; an operator issues one with \`bun run keys create\`. A key sees only its own workspace.
+
+Each key has a token bucket, by default 100 requests a minute (reads count like writes). Every answer to a valid key carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a \`429\` carries \`Retry-After\`, in seconds.
+
+Every error is RFC 9457 problem details (\`application/problem+json\`); its \`type\` names the problem, such as \`/problems/validation-failed\`, and a \`422\` lists every failing field or parameter in \`errors\`. Every answer echoes \`X-Request-Id\`: yours if you sent one, else a new one.`
+
+const VALIDATION_EXAMPLE = {
+  type: '/problems/validation-failed',
+  title: 'Validation failed',
+  status: 422,
+  detail: 'The request has 2 invalid fields: fix every one listed in errors and send it again.',
+  errors: [
+    {
+      field: 'commitHash',
+      message:
+        'must be 7 to 70 hexadecimal characters: the full Git commit SHA (was a template variable left unexpanded?)',
+    },
+    { field: 'deployed_at', message: 'is not a known field; did you mean "deployedAt"?' },
+  ],
 }
-
-const COMPONENTS = {
-  DeploymentInput,
-  DeploymentStatus,
-  DeploymentPage,
-  ApplicationSummary,
-  EnvironmentSummary,
-  DeploymentMatrix,
-  DeploymentFrequency,
-  Problem,
-} as const
-
-const ref = (name: keyof typeof COMPONENTS) => ({ $ref: `#/components/schemas/${name}` })
-const json = (schema: object) => ({ 'application/json': { schema } })
-
-function parameters(schema: TObject, where: 'query' | 'path') {
-  const required = new Set(schema.required ?? [])
-  return Object.entries<TSchema>(schema.properties).map(([name, property]) => {
-    const { description, ...rest } = plain(property)
-    return {
-      name,
-      in: where,
-      required: where === 'path' || required.has(name),
-      description,
-      schema: rest,
-    }
-  })
-}
-
-const rateLimitHeaders = {
-  'RateLimit-Limit': { description: 'Bucket capacity of the key', schema: { type: 'integer' } },
-  'RateLimit-Remaining': {
-    description: 'Tokens left (this replica’s estimate)',
-    schema: { type: 'integer' },
-  },
-  'RateLimit-Reset': {
-    description: 'Seconds until the bucket is full again',
-    schema: { type: 'integer' },
-  },
-}
-
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: ref('Problem') } },
-})
 
 const readErrors = {
-  '401': problem('Missing, malformed, unknown or revoked API key'),
-  '422': problem('Invalid query: every bad parameter is listed in `errors`'),
-  '429': problem('Rate limit exceeded; see `Retry-After`'),
-  '503': problem('The database is unavailable; retry after `Retry-After`'),
+  '401': unauthorized,
+  '422': problem('A bad query parameter: every one is listed in `errors`'),
+  '429': rateLimited(
+    'The key’s quota is spent, or the key already has its reads running (2 at once by default); retry after `Retry-After`',
+  ),
+  '503': unavailable(
+    'The database is unavailable, or the read took too long and was stopped (`/problems/timeout`); nothing changed; retry after `Retry-After`',
+  ),
 }
 
-const read = (summary: string, query: TObject, schema: object, description?: string) => ({
-  summary,
-  description,
-  parameters: parameters(query, 'query'),
-  responses: {
-    '200': { description: 'OK', headers: rateLimitHeaders, content: json(schema) },
-    ...readErrors,
-  },
+const NO_PARAMETERS = Type.Object({})
+
+interface Read {
+  operationId: string
+  tag: 'Deployments' | 'Catalog' | 'Metrics'
+  summary: string
+  description: string
+  query?: TObject
+  path?: TObject
+  schema: object
+  notFound?: string
+}
+
+function read(operation: Read) {
+  return {
+    operationId: operation.operationId,
+    tags: [operation.tag],
+    summary: operation.summary,
+    description: operation.description,
+    parameters: [
+      ...(operation.path ? parameters(operation.path, 'path') : []),
+      ...parameters(operation.query ?? NO_PARAMETERS, 'query'),
+    ],
+    responses: {
+      '200': { description: 'OK', headers: rateLimitHeaders, content: json(operation.schema) },
+      ...(operation.notFound ? { '404': problem(operation.notFound) } : {}),
+      ...readErrors,
+    },
+  }
+}
+
+const list = (name: 'ApplicationSummary' | 'EnvironmentSummary') => ({
+  type: 'object',
+  properties: { data: { type: 'array', items: ref(name) } },
+  required: ['data'],
 })
 
-const probe = (summary: string) => ({
-  summary,
-  security: [],
-  responses: {
-    '200': {
-      description: 'OK',
-      content: json({ type: 'object', properties: { status: { type: 'string' } } }),
+const createDeployment = {
+  operationId: 'createDeployment',
+  tags: ['Deployments'],
+  summary: 'Record a deployment',
+  description: `Reports that \`version\` (commit \`commitHash\`) of \`app\` was deployed to \`environment\` of \`repositoryFullName\`. The application and the environment are created by the first deployment that names them.
+
+Asynchronous: \`202\` means the deployment is durably queued, not yet recorded; its body is exactly \`{"status":202}\` and its \`Location\` names the receipt, \`GET /v1/deployments/{id}\`. A worker records it, usually within a second.
+
+Checks run in this order: authentication (\`401\`), rate limit (\`429\`), body (\`413\`, \`408\`, \`400\`, \`422\`), queue (\`503\`). The same app, environment, version, commit and \`deployedAt\` sent twice is recorded once; send an \`Idempotency-Key\` to make retries safe when you omit \`deployedAt\`.`,
+  parameters: [
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retry safe for 24 hours: the same key with the same body is answered `202` again and queues nothing; with another body it is a `422`. 1 to 255 printable ASCII characters, for example a UUID, bare or in double quotes (257 with them).',
+      schema: { type: 'string', minLength: 1, maxLength: 257 },
     },
-    '503': problem('Not ready (only /readyz)'),
+  ],
+  requestBody: { required: true, content: json(ref('DeploymentInput')) },
+  responses: {
+    '202': {
+      description: 'Accepted and durably queued; the worker records it shortly',
+      headers: { Location: { $ref: '#/components/headers/Location' }, ...rateLimitHeaders },
+      content: json(
+        {
+          type: 'object',
+          properties: { status: { const: 202, description: 'Always 202' } },
+          required: ['status'],
+          additionalProperties: false,
+        },
+        { status: 202 },
+      ),
+    },
+    '400': problem('The connection closed before the body was complete; send it again'),
+    '401': unauthorized,
+    '408': problem('The body did not arrive in time (10 seconds by default); send it in one go'),
+    '413': problem('The body is larger than 64 KiB (by default)'),
+    '422': problem(
+      'Not accepted: an invalid or unknown field (every one is listed in `errors`), a body that is not a JSON object, a malformed `Idempotency-Key`, or one already used with another body',
+      VALIDATION_EXAMPLE,
+    ),
+    '429': rateLimited(
+      'The key’s quota is spent, or too many requests without a valid key came from your address; retry after `Retry-After`',
+    ),
+    '503': unavailable(
+      'Not accepted: the database cannot take it now (`/problems/unavailable`). Type `/problems/outcome-unknown`: it may have been accepted; retry with the same `Idempotency-Key` and it is recorded once',
+    ),
   },
-})
+}
 
 /**
  * The OpenAPI 3.1 description of the API, built from the same TypeBox schemas the handlers use
- * to validate, so the document cannot drift from the behaviour.
+ * to validate, so the document cannot drift from the behaviour. It describes what clients call
+ * (`/v1`); the probes and `/metrics` are for the cluster and documented in the README.
  */
 export function openApiDocument() {
   return {
@@ -103,11 +148,17 @@ export function openApiDocument() {
     info: {
       title: 'Shiplog',
       version: '1.0.0',
-      description:
-        'Records deployments: a pipeline reports that a version (and commit) of an application was deployed to an environment of a repository. Errors are RFC 9457 problem details.',
+      description: DESCRIPTION,
+      contact: { name: 'The team that runs this Shiplog' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: '/', description: 'This Shiplog' }],
     security: [{ bearerAuth: [] }],
+    tags: [
+      { name: 'Deployments', description: 'Record deployments and read them back' },
+      { name: 'Catalog', description: 'Applications, environments, and what is deployed where' },
+      { name: 'Metrics', description: 'DORA metrics computed from recorded deployments' },
+    ],
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -116,113 +167,75 @@ export function openApiDocument() {
           description: 'An API key: `shiplog_` and 43 characters',
         },
       },
-      schemas: Object.fromEntries(
-        Object.entries(COMPONENTS).map(([name, schema]) => [name, plain(schema)]),
-      ),
+      schemas: componentSchemas(),
+      headers: HEADERS,
     },
     paths: {
       '/v1/deployments': {
-        post: {
-          summary: 'Record a deployment',
-          description:
-            'Accepted asynchronously: `202` means durably queued, with `Location` naming the receipt. Checks run in this order: authentication, rate limit, body, enqueue.',
-          parameters: [
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: false,
-              description:
-                'Makes retries safe for 24 hours: the same key and body return the original answer; a different body is 422.',
-              schema: { type: 'string', minLength: 1, maxLength: 255 },
-            },
-          ],
-          requestBody: { required: true, content: json(ref('DeploymentInput')) },
-          responses: {
-            '202': {
-              description: 'Accepted and durably queued',
-              headers: {
-                ...rateLimitHeaders,
-                Location: {
-                  description: 'The receipt: `/v1/deployments/{id}`',
-                  schema: { type: 'string' },
-                },
-              },
-              content: json({
-                type: 'object',
-                properties: { status: { const: 202 } },
-                required: ['status'],
-              }),
-            },
-            '401': problem('Missing, malformed, unknown or revoked API key'),
-            '408': problem('The body did not arrive in time'),
-            '413': problem('The body is larger than 64 KiB'),
-            '422': problem(
-              'Invalid body (every failing field listed in `errors`) or reused Idempotency-Key',
-            ),
-            '429': problem('Rate limit exceeded; see `Retry-After`'),
-            '503': problem(
-              'Not accepted (retry after `Retry-After`); type `/problems/outcome-unknown`: retry with the same Idempotency-Key',
-            ),
-          },
-        },
-        get: read(
-          'List deployments, newest deployedAt first',
-          ListDeploymentsQuery,
-          ref('DeploymentPage'),
-        ),
+        post: createDeployment,
+        get: read({
+          operationId: 'listDeployments',
+          tag: 'Deployments',
+          summary: 'List deployments, newest first',
+          description: `Newest \`deployedAt\` first, \`limit\` a page; pass \`nextCursor\` as \`cursor\` for the next page (it is \`null\` on the last). Only \`recorded\` deployments unless \`status\` asks for those \`queued\` (accepted, not yet recorded, possibly being retried) or \`failed\` (every attempt failed). Filters combine. A parameter given twice, an unknown one, or a bad value is a \`422\` listing every bad parameter: nothing is silently ignored.`,
+          query: ListDeploymentsQuery,
+          schema: ref('DeploymentPage'),
+        }),
       },
       '/v1/deployments/{id}': {
-        get: {
-          summary: 'What became of an accepted deployment: queued, recorded or failed',
-          parameters: parameters(DeploymentIdParams, 'path'),
-          responses: {
-            '200': {
-              description: 'OK',
-              headers: rateLimitHeaders,
-              content: json(ref('DeploymentStatus')),
-            },
-            '404': problem('No deployment with this id in your workspace'),
-            ...readErrors,
-          },
-        },
+        get: read({
+          operationId: 'getDeployment',
+          tag: 'Deployments',
+          summary: 'What became of an accepted deployment',
+          description: `The receipt named by the \`Location\` of a \`202\`: \`queued\` (accepted, not yet recorded, possibly being retried), \`recorded\`, or \`failed\` (every attempt failed; \`failure\` says why, and an operator can replay it). A delivery recorded as a repeat of an earlier deployment answers \`recorded\` with \`duplicateOf\`.`,
+          path: DeploymentIdParams,
+          schema: ref('DeploymentStatus'),
+          notFound: 'No deployment with this id in the key’s workspace',
+        }),
       },
       '/v1/applications': {
-        get: read(
-          'Applications, with deployment counts and the latest deployment',
-          ByRepositoryQuery,
-          {
-            type: 'object',
-            properties: { data: { type: 'array', items: ref('ApplicationSummary') } },
-          },
-        ),
+        get: read({
+          operationId: 'listApplications',
+          tag: 'Catalog',
+          summary: 'List applications',
+          description: `Every application of the workspace (unique per repository and name, any case), with how many deployments it has and its latest by \`deployedAt\`. \`monorepoPath\` comes from its latest deployment that named one.`,
+          query: ByRepositoryQuery,
+          schema: list('ApplicationSummary'),
+        }),
       },
       '/v1/environments': {
-        get: read(
-          'Environments, with deployment counts and the latest deployment',
-          Type.Object({}),
-          {
-            type: 'object',
-            properties: { data: { type: 'array', items: ref('EnvironmentSummary') } },
-          },
-        ),
+        get: read({
+          operationId: 'listEnvironments',
+          tag: 'Catalog',
+          summary: 'List environments',
+          description:
+            'Every environment of the workspace (any case), with how many deployments reached it and the latest.',
+          schema: list('EnvironmentSummary'),
+        }),
       },
       '/v1/state': {
-        get: read(
-          'What is deployed where: applications × environments',
-          ByRepositoryQuery,
-          ref('DeploymentMatrix'),
-        ),
+        get: read({
+          operationId: 'getDeploymentMatrix',
+          tag: 'Catalog',
+          summary: 'What is deployed where',
+          description: `One row per application, one cell per environment in the order of \`environments\`: the latest recorded deployment there, or \`null\` where it was never deployed.`,
+          query: ByRepositoryQuery,
+          schema: ref('DeploymentMatrix'),
+        }),
       },
       '/v1/metrics/deployment-frequency': {
-        get: read(
-          'DORA deployment frequency per application',
-          FrequencyQuery,
-          ref('DeploymentFrequency'),
-          'Recorded deployments into one environment per UTC day or ISO week, zero-filled.',
-        ),
+        get: read({
+          operationId: 'getDeploymentFrequency',
+          tag: 'Metrics',
+          summary: 'DORA deployment frequency',
+          description: `Recorded deployments into one \`environment\` per UTC day, or per ISO week starting on Monday, for each application, from \`since\` to \`until\`. Every bucket is listed, counts are zero-filled, and \`totals\` adds up all applications. A window is at most 400 days or 260 weeks.`,
+          query: FrequencyQuery,
+          schema: ref('DeploymentFrequency'),
+        }),
       },
-      '/healthz': { get: probe('The process is alive') },
-      '/readyz': { get: probe('Postgres is reachable and migrated; not shutting down') },
     },
   }
 }
+
+/** The OpenAPI document's type, for the page that renders it. */
+export type OpenApiDocument = ReturnType<typeof openApiDocument>

@@ -8,6 +8,9 @@ import type { KeyStore } from './key-store.ts'
 /** Tells apart clients that send no valid key, for the per-address limit. */
 export type ClientAddress = (request: Request, server: unknown) => string
 
+/** What auth asks of the keys: a `KeyStore`, or a stand-in in tests. */
+export type KeyLookup = Pick<KeyStore, 'cachedOwner' | 'mightBeValid' | 'mayExist' | 'verify'>
+
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
 const INVALID_KEY =
   'The API key is not valid: it is malformed, unknown or revoked. Check that your pipeline sends the whole key (shiplog_ and 43 more characters); if it was revoked, ask whoever runs Shiplog for a new one.'
@@ -22,7 +25,7 @@ let instances = 0
  * key is never refused for other clients' bad keys from the same address.
  */
 export function auth(
-  keys: KeyStore,
+  keys: KeyLookup,
   addresses: AddressLimiter,
   clientAddress: ClientAddress,
   onRateLimited: () => void = () => {},

@@ -1,5 +1,6 @@
 import { isDatabaseUnavailable, isStatementCancelled } from '@shiplog/db/errors'
 import { Elysia } from 'elysia'
+import { CommitOutcomeUnknown, QueueUnavailable } from '../../enqueue/enqueuer.ts'
 import { HttpProblem, problems } from './http-problem.ts'
 
 export { HttpProblem, problems } from './http-problem.ts'
@@ -21,7 +22,10 @@ export function problemResponse(
   return new Response(JSON.stringify(problem.toBody()), { status: problem.status, headers })
 }
 
-/** Maps every error to a problem-details response; nothing a client sends can produce a 500. */
+/**
+ * The one place errors become responses: every error maps to a problem-details body, and nothing
+ * a client sends can produce a 500.
+ */
 export function problemDetails(onUnexpected: (error: unknown) => void) {
   return new Elysia({ name: 'problem-details' }).onError({ as: 'global' }, (context) => {
     const answer = answerFor(context.code, context.error, onUnexpected)
@@ -32,13 +36,17 @@ export function problemDetails(onUnexpected: (error: unknown) => void) {
   })
 }
 
-// What each error becomes: a problem the client can act on, or (for a bug) a logged 500.
+// What each error becomes: a problem the client can act on, or (for a bug) a logged 500. No
+// route has Elysia parse or validate a body or query, so its PARSE and VALIDATION never occur.
 function answerFor(code: unknown, error: unknown, onUnexpected: (error: unknown) => void) {
   if (error instanceof HttpProblem) return error
   if (code === 'NOT_FOUND') return problems.notFound('No such endpoint; see /docs.')
-  if (code === 'PARSE') {
-    return problems.validation([{ field: 'body', message: 'must be a JSON object' }])
+  if (error instanceof QueueUnavailable) {
+    return problems.unavailable(
+      'The deployment could not be queued because the database is unavailable; it was not accepted. Retry shortly.',
+    )
   }
+  if (error instanceof CommitOutcomeUnknown) return problems.outcomeUnknown()
   // Any read or lookup that cannot reach Postgres: the client should retry; not a bug.
   if (isDatabaseUnavailable(error)) {
     return problems.unavailable('The database is unavailable right now; retry shortly.')

@@ -1,8 +1,6 @@
+import type { LogLine } from '@shiplog/ops-http/log'
 import { Elysia } from 'elysia'
 import { sentStatus } from '../response-status/index.ts'
-
-/** Where log lines go: one JSON object per line. */
-export type LogLine = (line: Record<string, unknown>) => void
 
 interface RequestInfo {
   id: string

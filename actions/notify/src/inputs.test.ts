@@ -1,0 +1,65 @@
+import { expect, test } from 'bun:test'
+import { inputVariable, notifyArgs } from './inputs.ts'
+
+const inputs = (values: Record<string, string>) =>
+  Object.fromEntries(Object.entries(values).map(([name, value]) => [inputVariable(name), value]))
+
+const REQUIRED = {
+  url: 'https://shiplog.example.com',
+  'api-key': 'shiplog_key',
+  app: 'checkout',
+  environment: 'production',
+  version: 'v1.2.3',
+}
+
+test('inputs are named as the runner names them: upper case, dashes kept', () => {
+  expect(inputVariable('monorepo-path')).toBe('INPUT_MONOREPO-PATH')
+  expect(inputVariable('api-key')).toBe('INPUT_API-KEY')
+})
+
+test('every given input becomes its flag; empty ones are left out; wait is a switch', () => {
+  const args = notifyArgs(
+    inputs({ ...REQUIRED, 'monorepo-path': 'apps/checkout', description: ' ', wait: 'true' }),
+  )
+  expect(args).toEqual([
+    '--url=https://shiplog.example.com',
+    '--api-key=shiplog_key',
+    '--app=checkout',
+    '--environment=production',
+    '--version=v1.2.3',
+    '--monorepo-path=apps/checkout',
+    '--wait',
+  ])
+  expect(notifyArgs(inputs({ ...REQUIRED, wait: 'FALSE' }))).not.toContain('--wait')
+})
+
+test('url and api-key may come from SHIPLOG_URL and SHIPLOG_API_KEY instead', () => {
+  const { app, environment, version } = REQUIRED
+  const env = { ...inputs({ app, environment, version }), SHIPLOG_URL: 'x', SHIPLOG_API_KEY: 'y' }
+  expect(notifyArgs(env)).toEqual([
+    '--app=checkout',
+    '--environment=production',
+    '--version=v1.2.3',
+  ])
+})
+
+test('a value starting with a dash stays a value', () => {
+  expect(notifyArgs(inputs({ ...REQUIRED, description: '--wait for it' }))).toContain(
+    '--description=--wait for it',
+  )
+})
+
+test('missing inputs are all named, as inputs', () => {
+  expect(() => notifyArgs(inputs({ app: 'checkout' }))).toThrow(
+    'missing inputs url, api-key, environment, version: set them under `with:`',
+  )
+  expect(() => notifyArgs(inputs({ ...REQUIRED, version: '' }))).toThrow(
+    'missing input version: set it under `with:`',
+  )
+})
+
+test('wait takes the YAML booleans only', () => {
+  expect(() => notifyArgs(inputs({ ...REQUIRED, wait: 'yes' }))).toThrow(
+    'input wait must be true or false, got "yes"',
+  )
+})

@@ -1,0 +1,58 @@
+import type { Sql } from '@shiplog/db/client'
+import { DEPLOYMENTS_QUEUE, type PgBoss, viaPostgresJs } from '@shiplog/db/queue'
+
+// How long a failed commit is checked, waiting for Postgres to come back, before its requests
+// are told the outcome is unknown. Short outages thus end with the true answer.
+const VERIFY_TIMEOUT_MS = 10_000
+
+/** Whether a failed commit happened after all; `unknown` when Postgres could not be asked. */
+export type CommitVerdict = 'yes' | 'no' | 'unknown'
+
+/**
+ * Finds out whether a failed commit happened: the connection can die between COMMIT and its
+ * acknowledgement. Asks whether the batch's first job exists, since the jobs of a batch are one
+ * statement, all there or none. Checks in progress are waited for at shutdown, like commits.
+ */
+export class CommitCheck {
+  private readonly running = new Set<Promise<CommitVerdict>>()
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly boss: PgBoss,
+  ) {}
+
+  /** Whether the commit whose first job is `firstId` happened. */
+  happened(firstId: string): Promise<CommitVerdict> {
+    const check = this.jobExists(firstId)
+    this.running.add(check)
+    const untrack = () => this.running.delete(check)
+    check.then(untrack, untrack)
+    return check
+  }
+
+  /** Resolves once no check is running. */
+  async whenIdle(): Promise<void> {
+    await Promise.allSettled([...this.running])
+  }
+
+  // Asks whether a job exists, retrying briefly: the connection that failed the commit is often
+  // not the only casualty, and the pool needs a moment to reconnect.
+  private async jobExists(id: string): Promise<CommitVerdict> {
+    const deadline = Date.now() + VERIFY_TIMEOUT_MS
+    for (let wait = 25; Date.now() < deadline; wait = Math.min(500, wait * 2)) {
+      const lookup = this.boss
+        .findJobs(DEPLOYMENTS_QUEUE, { id, db: viaPostgresJs(this.sql) })
+        .then((jobs): CommitVerdict => (jobs.length > 0 ? 'yes' : 'no'))
+        .catch(() => 'unknown' as const)
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const giveUp = new Promise<'unknown'>((resolve) => {
+        timer = setTimeout(() => resolve('unknown'), Math.max(0, deadline - Date.now()))
+      })
+      const answer = await Promise.race([lookup, giveUp])
+      clearTimeout(timer)
+      if (answer !== 'unknown') return answer
+      await new Promise((resolve) => setTimeout(resolve, wait))
+    }
+    return 'unknown'
+  }
+}

@@ -1,0 +1,90 @@
+import type { Sql } from '@shiplog/db/client'
+import type { PgBoss } from '@shiplog/db/queue'
+import type { LogLine } from '@shiplog/ops-http/log'
+import { Elysia } from 'elysia'
+import type { Enqueuer } from './enqueue/enqueuer.ts'
+import type { BodyLimits } from './lib/json-body.ts'
+import { catalogRoutes } from './modules/catalog/index.ts'
+import { deploymentRoutes } from './modules/deployments/index.ts'
+import { docsRoutes } from './modules/docs/index.ts'
+import { doraRoutes } from './modules/dora/index.ts'
+import { healthRoutes } from './modules/health/index.ts'
+import type { Readiness } from './modules/health/readiness.ts'
+import { auth, type ClientAddress } from './plugins/auth/index.ts'
+import { KeyStore } from './plugins/auth/key-store.ts'
+import { problemDetails } from './plugins/problem/index.ts'
+import { type ApiMetrics, prometheus } from './plugins/prometheus/index.ts'
+import { AddressLimiter } from './plugins/rate-limit/address-limiter.ts'
+import { rateLimit } from './plugins/rate-limit/index.ts'
+import { LeasedRateLimiter, postgresLeases } from './plugins/rate-limit/leased-limiter.ts'
+import type { ReadSlots } from './plugins/rate-limit/read-slots.ts'
+import type { BucketShape } from './plugins/rate-limit/token-bucket.ts'
+import { requestLog } from './plugins/request-log/index.ts'
+
+/** Everything the HTTP app needs, built by `wiring.ts` (or a test). */
+export interface HttpAppDeps {
+  sql: Sql
+  boss: PgBoss
+  queue: Enqueuer
+  readiness: Readiness
+  rateLimit: BucketShape
+  unauthenticatedRateLimit: BucketShape
+  bodyLimits: BodyLimits
+  /** Bounds concurrent reads, per key and in all. */
+  reads: ReadSlots
+  clientAddress: ClientAddress
+  log: LogLine
+  logRequests: boolean
+  metrics: ApiMetrics
+}
+
+/**
+ * The Shiplog HTTP API as an Elysia app: plugins check a request (`plugins/`), modules answer it
+ * (`modules/`). No sockets and no process: `wiring.ts` builds it, `lifecycle.ts` serves it.
+ */
+export function createHttpApp(deps: HttpAppDeps) {
+  const reportUnexpected = (error: unknown) =>
+    deps.log({
+      level: 'error',
+      msg: 'unexpected error',
+      error: String((error as Error)?.stack ?? error),
+    })
+  const rateLimited = (limit: 'key' | 'address') => () => deps.metrics.rateLimited.inc({ limit })
+  const keys = new KeyStore(deps.sql, reportUnexpected)
+  const authenticated = auth(
+    keys,
+    new AddressLimiter(deps.unauthenticatedRateLimit),
+    deps.clientAddress,
+    rateLimited('address'),
+  )
+  const limited = rateLimit(
+    authenticated,
+    new LeasedRateLimiter(postgresLeases(deps.sql)),
+    deps.rateLimit,
+    rateLimited('key'),
+  )
+  // Elysia otherwise finds the path by assuming a host of four characters or more, which
+  // misroutes requests with a short Host header under its web-standard (Deno) handler.
+  return new Elysia({ handler: { standardHostname: false } })
+    .use(requestLog(deps.logRequests ? deps.log : undefined))
+    .use(prometheus(deps.metrics))
+    .use(problemDetails(reportUnexpected))
+    .use(healthRoutes(deps.readiness))
+    .use(docsRoutes())
+    .use(
+      deploymentRoutes({
+        sql: deps.sql,
+        boss: deps.boss,
+        queue: deps.queue,
+        authenticated,
+        limited,
+        bodyLimits: deps.bodyLimits,
+        reads: deps.reads,
+      }),
+    )
+    .use(catalogRoutes({ sql: deps.sql, reads: deps.reads, authenticated, limited }))
+    .use(doraRoutes({ sql: deps.sql, reads: deps.reads, authenticated, limited }))
+}
+
+/** The app's type, for tests and for Eden clients. */
+export type HttpApp = ReturnType<typeof createHttpApp>

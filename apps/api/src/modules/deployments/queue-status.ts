@@ -1,0 +1,81 @@
+import type { Sql } from '@shiplog/db/client'
+import {
+  DEPLOYMENTS_DEAD_LETTER_QUEUE,
+  DEPLOYMENTS_QUEUE,
+  type PgBoss,
+  viaPostgresJs,
+} from '@shiplog/db/queue'
+import type { DeploymentJob, DeploymentStatus } from '@shiplog/schema'
+
+/** What a receipt needs of a queue job, from pg-boss's `findJobs` or our own listing. */
+interface QueueJob {
+  data: DeploymentJob
+  createdOn: Date
+  completedOn?: Date | null
+  retryCount: number
+  output?: { message?: string } | null
+  sourceOutput?: { message?: string } | null
+  sourceRetryCount?: number | null
+}
+
+interface FoundJob extends QueueJob {
+  state: string
+}
+
+/** A queued or failed job's deployment as a receipt, in the spelling it was sent with. */
+export function jobStatus(job: QueueJob, failed: boolean): DeploymentStatus {
+  const { deployment, id, receivedAt } = job.data
+  const message = job.sourceOutput?.message ?? job.output?.message ?? 'unknown error'
+  return {
+    id,
+    status: failed ? 'failed' : 'queued',
+    ...deployment,
+    receivedAt,
+    recordedAt: null,
+    duplicateOf: null,
+    failure: failed
+      ? {
+          reason: message,
+          attempts: (job.sourceRetryCount ?? job.retryCount) + 1,
+          failedAt: (job.completedOn ?? job.createdOn).toISOString(),
+        }
+      : null,
+  }
+}
+
+const newestFirst = (a: FoundJob, b: FoundJob) => b.createdOn.getTime() - a.createdOn.getTime()
+
+/**
+ * What the queue knows of an accepted deployment not yet recorded: still queued or retrying, or
+ * failed with the reason (from the dead-letter queue), else undefined. Only the workspace's own
+ * deployments are found.
+ */
+export async function findQueueStatus(
+  sql: Sql,
+  boss: PgBoss,
+  workspaceId: string,
+  id: string,
+): Promise<DeploymentStatus | undefined> {
+  const db = viaPostgresJs(sql)
+  // A replayed job has a new job id, so the deployment id in the payload is what is matched.
+  const jobs = (
+    (await boss.findJobs(DEPLOYMENTS_QUEUE, { data: { id }, db })) as unknown as FoundJob[]
+  )
+    .filter((job) => job.data.workspaceId === workspaceId)
+    .sort(newestFirst)
+  const latest = jobs[0]
+  if (latest && ['created', 'retry', 'active'].includes(latest.state))
+    return jobStatus(latest, false)
+  const dead = (
+    (await boss.findJobs(DEPLOYMENTS_DEAD_LETTER_QUEUE, {
+      data: { id },
+      queued: true,
+      db,
+    })) as unknown as FoundJob[]
+  )
+    .filter((job) => job.data.workspaceId === workspaceId)
+    .sort(newestFirst)
+  if (dead[0]) return jobStatus(dead[0], true)
+  if (latest?.state === 'failed') return jobStatus(latest, true)
+  return undefined
+}

@@ -1,0 +1,27 @@
+import type { Sql } from '@shiplog/db/client'
+import { Elysia } from 'elysia'
+import { queryOf } from '../../lib/parameters.ts'
+import type { auth } from '../../plugins/auth/index.ts'
+import type { rateLimit } from '../../plugins/rate-limit/index.ts'
+import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
+import { FrequencyQuery } from './model.ts'
+import { deploymentFrequencyOf } from './service.ts'
+
+/**
+ * The DORA metrics under `/v1/metrics`: `GET /v1/metrics/deployment-frequency`, per application.
+ * (Prometheus metrics are another thing: `plugins/prometheus`, on METRICS_PORT.)
+ */
+export function doraRoutes(deps: {
+  sql: Sql
+  reads: ReadSlots
+  authenticated: ReturnType<typeof auth>
+  limited: ReturnType<typeof rateLimit>
+}) {
+  return new Elysia({ prefix: '/v1/metrics' })
+    .use(deps.authenticated)
+    .use(deps.limited)
+    .get('/deployment-frequency', ({ owner, request }) => {
+      const query = queryOf(FrequencyQuery, request)
+      return deps.reads.run(owner.keyId, () => deploymentFrequencyOf(deps.sql, owner, query))
+    })
+}

@@ -1,0 +1,63 @@
+import type { Sql } from '@shiplog/db/client'
+import type { KeyOwner } from '@shiplog/db/queries/api-keys'
+import { deploymentFrequency } from '@shiplog/db/queries/frequency'
+import {
+  type DeploymentFrequency,
+  EARLIEST_MICROS,
+  instantFromDate,
+  instantFromMicros,
+  nameKey,
+} from '@shiplog/schema'
+import type { Static } from '@sinclair/typebox'
+import { problems } from '../../plugins/problem/index.ts'
+import type { FrequencyQuery } from './model.ts'
+
+const DAY_MICROS = 86_400_000_000n
+const BUCKET_MICROS = { day: DAY_MICROS, week: 7n * DAY_MICROS }
+const DEFAULT_SPAN = { day: 30n * DAY_MICROS, week: 12n * 7n * DAY_MICROS }
+// Bounded so one request cannot ask Postgres for a million buckets.
+const MAX_BUCKETS = { day: 400n, week: 260n }
+
+/** DORA deployment frequency of one environment, per application, over a bounded window. */
+export async function deploymentFrequencyOf(
+  sql: Sql,
+  owner: KeyOwner,
+  query: Static<typeof FrequencyQuery>,
+): Promise<DeploymentFrequency> {
+  const bucket = query.bucket ?? 'day'
+  const until = query.until ?? instantFromDate(new Date())
+  const since =
+    query.since ??
+    instantFromMicros(
+      until.micros - DEFAULT_SPAN[bucket] > EARLIEST_MICROS
+        ? until.micros - DEFAULT_SPAN[bucket]
+        : EARLIEST_MICROS,
+    )
+  if (since.micros >= until.micros) {
+    throw problems.validation([
+      { field: 'since', message: 'must be before until (since is inclusive, until exclusive)' },
+    ])
+  }
+  if (until.micros - since.micros > MAX_BUCKETS[bucket] * BUCKET_MICROS[bucket]) {
+    throw problems.validation([
+      {
+        field: 'since',
+        message: `the window may hold at most ${MAX_BUCKETS[bucket]} ${bucket}s: move since closer to until${bucket === 'day' ? ', or use bucket=week' : ''}`,
+      },
+    ])
+  }
+  const counts = await deploymentFrequency(sql, {
+    workspaceId: owner.workspaceId,
+    environmentKey: nameKey(query.environment),
+    bucket,
+    since: since.iso,
+    until: until.iso,
+  })
+  return {
+    environment: query.environment,
+    bucket,
+    since: counts.buckets[0] ?? since.iso,
+    until: until.iso,
+    ...counts,
+  }
+}

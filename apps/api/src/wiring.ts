@@ -1,0 +1,136 @@
+import type { Sql } from '@shiplog/db/client'
+import { createSql, processApplicationName } from '@shiplog/db/client'
+import { reportPoolConnections } from '@shiplog/db/pool-gauge'
+import { createBoss, type PgBoss, startBoss } from '@shiplog/db/queue'
+import { scrapeOf } from '@shiplog/ops-http'
+import { type LogLine, logLine } from '@shiplog/ops-http/log'
+import {
+  type CommitObserver,
+  type CommitOutcome,
+  DeploymentQueue,
+} from './enqueue/deployment-queue.ts'
+import type { Enqueuer } from './enqueue/enqueuer.ts'
+import type { ApiEnv } from './env.ts'
+import { createHttpApp } from './http-app.ts'
+import { clientAddressFrom } from './lib/client-address.ts'
+import { withDeadline } from './lib/deadline.ts'
+import { Readiness } from './modules/health/readiness.ts'
+import { createApiMetrics } from './plugins/prometheus/index.ts'
+import { ReadSlots } from './plugins/rate-limit/read-slots.ts'
+import { noteAnsweredOutside } from './plugins/response-status/index.ts'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Replaces the group-commit queue, for comparisons (the benchmark's reference design). */
+export type EnqueuerFactory = (sql: Sql, boss: PgBoss) => Enqueuer
+
+// How each commit outcome is logged; the fault scenarios read these messages.
+const COMMIT_LOG: Record<Exclude<CommitOutcome, 'ok'>, string> = {
+  failed: 'queue commit failed; answered 503',
+  confirmed: 'queue commit failed; committed after all; answered 202',
+  unknown: 'queue commit failed; outcome unknown; answered 503 outcome-unknown',
+}
+
+/**
+ * The API wired to its Postgres and queue, not yet serving: `lifecycle.ts` serves its `fetch`
+ * and runs `start` and `shutdown`; tests call `fetch` directly.
+ */
+export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: EnqueuerFactory) {
+  const applicationName = processApplicationName('shiplog-api')
+  const sql = createSql(env.DATABASE_URL, {
+    applicationName,
+    maxConnections: env.DATABASE_POOL_SIZE,
+    statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
+  })
+  const boss = createBoss(env.DATABASE_URL, 'producer', 'shiplog-api-queue')
+  let bossReady = false
+  boss.on('error', (error) => log({ level: 'error', msg: 'queue error', error: String(error) }))
+  const metrics = createApiMetrics()
+  const observeCommit: CommitObserver = (batchSize, outcome, error) => {
+    metrics.enqueueBatchSize.observe(batchSize)
+    metrics.enqueueCommits.inc({ outcome })
+    if (outcome !== 'ok') {
+      log({ level: 'error', msg: COMMIT_LOG[outcome], batchSize, error: String(error) })
+    }
+  }
+  const queue =
+    enqueuer?.(sql, boss) ??
+    new DeploymentQueue(
+      sql,
+      boss,
+      {
+        maxBatchSize: env.ENQUEUE_BATCH_SIZE,
+        maxWaitMs: env.ENQUEUE_BATCH_WAIT_MS,
+        maxInFlight: env.ENQUEUE_MAX_IN_FLIGHT,
+      },
+      observeCommit,
+    )
+  /** Prometheus text for the METRICS_PORT listener, gauges (read, not counted) refreshed first. */
+  const scrape = scrapeOf(metrics.registry, async () => {
+    metrics.enqueueWaiting.set(queue.depth?.waiting ?? 0)
+    await reportPoolConnections(sql, applicationName, metrics.dbConnections)
+  })
+  const readiness = new Readiness(sql, () => (bossReady ? undefined : 'queue not started'))
+  const app = createHttpApp({
+    sql,
+    boss,
+    queue,
+    readiness,
+    rateLimit: {
+      capacity: env.RATE_LIMIT_BURST ?? env.RATE_LIMIT_PER_MINUTE,
+      perMinute: env.RATE_LIMIT_PER_MINUTE,
+    },
+    unauthenticatedRateLimit: {
+      capacity: env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
+      perMinute: env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
+    },
+    bodyLimits: { maxBytes: env.BODY_MAX_BYTES, timeoutMs: env.BODY_TIMEOUT_MS },
+    // Two connections stay free of reads: writes, key lookups and readiness probes need them.
+    reads: new ReadSlots({
+      perKey: env.READ_CONCURRENCY_PER_KEY,
+      total: Math.max(1, env.DATABASE_POOL_SIZE - 2),
+      maxWaitMs: env.STATEMENT_TIMEOUT_MS,
+    }),
+    clientAddress: clientAddressFrom(env.CLIENT_IP_HEADER),
+    log,
+    logRequests: env.LOG_REQUESTS,
+    metrics,
+  })
+
+  // What the listener serves: the app, with an answer for every request by its deadline.
+  const fetch = withDeadline(app.fetch, env.REQUEST_TIMEOUT_MS, (request) => {
+    noteAnsweredOutside(request, 503)
+    log({
+      level: 'warn',
+      msg: 'request deadline passed; answered 503',
+      method: request.method,
+      path: new URL(request.url).pathname,
+    })
+  })
+
+  let stopping = false
+
+  /** Starts the queue producer, retrying while Postgres is unreachable or not yet migrated. */
+  async function start(): Promise<void> {
+    bossReady = await startBoss(boss, log, () => stopping)
+  }
+
+  /**
+   * Graceful stop: fail readiness, keep serving for `SHUTDOWN_DELAY_MS` while load balancers
+   * notice, stop accepting, let in-flight requests get their commits, then close Postgres.
+   */
+  async function shutdown(stopListening: () => Promise<void>): Promise<void> {
+    stopping = true
+    readiness.markShuttingDown()
+    await sleep(env.SHUTDOWN_DELAY_MS)
+    await stopListening()
+    await queue.whenIdle()
+    await boss.stop({ graceful: false, close: true }).catch(() => {})
+    await sql.end({ timeout: 5 })
+  }
+
+  return { app, fetch, sql, boss, queue, readiness, metrics, scrape, start, shutdown }
+}
+
+/** The wired API. */
+export type Api = ReturnType<typeof wireApi>

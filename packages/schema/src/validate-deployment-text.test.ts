@@ -1,0 +1,97 @@
+import { describe, expect, test } from 'bun:test'
+import { DeploymentInput } from './deployment.ts'
+import { messageFor, normalized, VALID } from './testing/deployment-bodies.ts'
+
+describe('lengths in code points', () => {
+  const limited: [string, number, (s: string) => string][] = [
+    ['repositoryFullName', 255, (s) => `o/${s.slice(2)}`],
+    ['environment', 255, (s) => s],
+    ['app', 255, (s) => s],
+    ['description', 255, (s) => s],
+    ['author', 255, (s) => s],
+    ['monorepoPath', 255, (s) => s],
+    ['version', 70, (s) => s],
+  ]
+
+  test('limits come from the schema', () => {
+    const limits = Object.fromEntries(
+      Object.entries(DeploymentInput.properties).map(([k, s]) => [k, s.maxLength]),
+    )
+    expect(limits).toEqual({
+      repositoryFullName: 255,
+      environment: 255,
+      app: 255,
+      version: 70,
+      commitHash: 70,
+      description: 255,
+      author: 255,
+      deployedAt: undefined,
+      monorepoPath: 255,
+    })
+  })
+
+  describe.each(limited)('%s (max %d)', (field, max, shape) => {
+    test('ASCII: max ok, max + 1 rejected', () => {
+      expect(messageFor(field, shape('a'.repeat(max)))).toBeUndefined()
+      expect(messageFor(field, shape('a'.repeat(max + 1)))).toBe(
+        `must be at most ${max} characters (got ${max + 1})`,
+      )
+    })
+
+    test('astral (2 UTF-16 units, 4 UTF-8 bytes each): max ok, max + 1 rejected', () => {
+      // `shape` may replace the first two characters with "o/", so keep them ASCII.
+      const astral = (n: number) => `xx${'😀'.repeat(n - 2)}`
+      expect(messageFor(field, shape(astral(max)))).toBeUndefined()
+      expect(messageFor(field, shape(astral(max + 1)))).toBe(
+        `must be at most ${max} characters (got ${max + 1})`,
+      )
+      expect(messageFor(field, shape(`${'a'.repeat(max - 1)}𝄞`))).toBeUndefined()
+    })
+
+    test('limit applies to the trimmed value', () => {
+      expect(messageFor(field, `  ${shape('a'.repeat(max))}  `)).toBeUndefined()
+    })
+  })
+
+  test("'😀'.repeat(255) is a valid app, 256 is not", () => {
+    expect('😀'.length).toBe(2)
+    expect(normalized('app', '😀'.repeat(255))).toBe('😀'.repeat(255))
+    expect(messageFor('app', '😀'.repeat(256))).toBe('must be at most 255 characters (got 256)')
+  })
+
+  test('commitHash: 70 hex ok, 71 rejected', () => {
+    expect(normalized('commitHash', 'a'.repeat(70))).toBe('a'.repeat(70))
+    expect(messageFor('commitHash', 'a'.repeat(71))).toBe('must be at most 70 characters (got 71)')
+  })
+})
+
+describe('characters', () => {
+  const fields = Object.keys(DeploymentInput.properties)
+
+  test.each(fields)('%s rejects control characters, tab and newline included', (field) => {
+    for (const c of ['\u0000', '\t', '\n', '\r', '\u001f', '\u007f']) {
+      expect(messageFor(field, `a${c}b`)).toBe('must not contain control characters')
+    }
+    // Checked before trimming: trailing newline is still rejected.
+    expect(messageFor(field, `${(VALID as Record<string, string>)[field] ?? 'x'}\n`)).toBe(
+      'must not contain control characters',
+    )
+  })
+
+  test.each(fields)('%s rejects lone surrogates', (field) => {
+    for (const s of ['\uD800', '\uDC00', 'a\uDBFFb', '\uDE00\uD83D']) {
+      expect(messageFor(field, s)).toBe('must not contain unpaired surrogates (invalid Unicode)')
+    }
+  })
+
+  test('allows valid pairs, RTL marks, zero-width joiners and other Unicode', () => {
+    const text = 'déploiement \u200F\u05E9\u05DC\u05D5\u05DD 👩\u200D💻 \uD83D\uDE00'
+    for (const field of ['environment', 'app', 'version', 'description', 'author']) {
+      expect(normalized(field, text)).toBe(text)
+    }
+    expect(normalized('repositoryFullName', 'équipe/\u200F👩\u200D💻')).toBe(
+      'équipe/\u200F👩\u200D💻',
+    )
+    expect(normalized('monorepoPath', 'apps/😀 api')).toBe('apps/😀 api')
+  })
+})
