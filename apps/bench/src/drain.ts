@@ -29,7 +29,7 @@ export async function measureDrain(
   const database = await createTestDatabase(DEFAULT_RETRY_POLICY)
   const sql = createSql(database.url, { applicationName: 'shiplog-bench', maxConnections: 2 })
   const boss = createBoss(database.url, 'producer', 'shiplog-bench-queue')
-  boss.on('error', () => {})
+  boss.on('error', (error) => console.error('pg-boss (bench drain):', String(error)))
   try {
     await boss.start()
     const { id: workspaceId } = await ensureWorkspace(sql, 'bench')

@@ -16,7 +16,7 @@ const boss = new PgBoss({
   supervise: false,
   schedule: false,
 })
-boss.on('error', () => {})
+boss.on('error', (error) => console.error('pg-boss (bench reference API):', String(error)))
 await boss.start()
 
 const sendPerRequest: Enqueuer = {

@@ -35,7 +35,7 @@ export class Stack {
     await proxy.start()
     const sql = createSql(database.url, { applicationName: 'shiplog-faults', maxConnections: 4 })
     const boss = createBoss(database.url, 'producer', 'shiplog-faults-queue')
-    boss.on('error', () => {})
+    boss.on('error', (error) => console.error('pg-boss (faults admin):', String(error)))
     await boss.start()
     const stack = new Stack(database, proxy, sql, boss)
     stack.key = (

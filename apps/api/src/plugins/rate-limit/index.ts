@@ -23,9 +23,8 @@ export function rateLimit(
       if (!owner) throw new Error('the rate limit runs after auth; register auth first')
       const perKey = owner.rateLimitPerMinute
       const shape = perKey ? { capacity: perKey, perMinute: perKey } : defaults
-      const decision = await limiter.take(owner.keyId, shape).catch(() => {
-        throw problems.unavailable('The rate limiter cannot reach its database; retry shortly.')
-      })
+      // A limiter that cannot reach Postgres throws its error to the one mapper (a 503 there).
+      const decision = await limiter.take(owner.keyId, shape)
       set.headers['ratelimit-limit'] = String(decision.limit)
       set.headers['ratelimit-remaining'] = String(decision.remaining)
       set.headers['ratelimit-reset'] = String(decision.resetSeconds)
