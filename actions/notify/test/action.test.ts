@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { createShiplogClient } from '../../../packages/client/src/index.ts'
 import { type LiveApi, ROOT, startLiveApi } from '../../../packages/client/test/live-api.ts'
 import { nodeOnlyPath } from '../../../packages/client/test/node-only-path.ts'
+import { runProcess } from '../../../packages/client/test/run-process.ts'
 import { inputVariable } from '../src/inputs.ts'
 
 // The committed bundle run the way the runner runs it: `node dist/index.js` with the inputs as
@@ -45,18 +46,10 @@ async function runAction(inputs: Record<string, string>, env: Record<string, str
   const variables = Object.fromEntries(
     Object.entries(inputs).map(([name, value]) => [inputVariable(name), value]),
   )
-  const child = Bun.spawn(['node', BUNDLE], {
+  const { stdout, stderr, code } = await runProcess(['node', BUNDLE], {
     cwd: workspace,
     env: { PATH: path.path, ...GITHUB, GITHUB_OUTPUT: outputFile, ...variables, ...env },
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
   })
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ])
   const annotations = stdout.split('\n').filter((line) => line.startsWith('::error::'))
   return { stdout, stderr, code, annotations, outputs: await readFile(outputFile, 'utf8') }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createRequire } from 'node:module'
 import { createShiplogClient } from '../src/index.ts'
 import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
+import { runProcess } from './run-process.ts'
 
 const SHA = '9fceb02d0ae598e95dc970b74767f19372d61af8'
 
@@ -36,19 +37,10 @@ function denoBinary(): string | undefined {
 }
 
 async function shiplog(args: string[], env: Record<string, string> = {}, command = BUN) {
-  const child = Bun.spawn([...command, ...args], {
+  return runProcess([...command, ...args], {
     cwd: ROOT,
     env: { ...inherited, NO_COLOR: '1', SHIPLOG_API_KEY: key, ...env },
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
   })
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ])
-  return { stdout, stderr, code }
 }
 
 const GITHUB_ACTIONS = {

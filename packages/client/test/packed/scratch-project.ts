@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ROOT } from '../live-api.ts'
 import { nodeOnlyPath } from '../node-only-path.ts'
+import { runProcess } from '../run-process.ts'
 
 export const PACKAGES = ['schema', 'client'] as const
 
@@ -22,18 +23,10 @@ export async function run(
   command: string[],
   options: { cwd: string; env?: Record<string, string> },
 ) {
-  const child = Bun.spawn(command, {
+  const { stdout, stderr, code } = await runProcess(command, {
     cwd: options.cwd,
     env: options.env ?? process.env,
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
   })
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ])
   if (code !== 0) throw new Error(`${command.join(' ')} exited ${code}:\n${stdout}\n${stderr}`)
   return stdout
 }
@@ -115,18 +108,10 @@ export async function runInProject(
   command: string[],
   env: Record<string, string> = {},
 ) {
-  const child = Bun.spawn(command, {
+  const { stdout, stderr, code } = await runProcess(command, {
     cwd: project.dir,
     env: { PATH: project.path, HOME: process.env.HOME ?? project.dir, NO_COLOR: '1', ...env },
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
   })
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ])
   return { stdout, stderr: stderr.replace(/^npm (warn|notice) .*\n/gm, ''), code }
 }
 
