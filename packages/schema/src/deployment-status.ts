@@ -1,14 +1,14 @@
 import { type Static, Type } from '@sinclair/typebox'
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
-  Type.Union([schema, Type.Null()])
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description })
 
 /** Why a deployment could not be recorded after all its attempts. */
 export const DeploymentFailure = Type.Object(
   {
     reason: Type.String({ description: 'The error of the last attempt' }),
-    attempts: Type.Integer({ minimum: 1 }),
-    failedAt: Type.String({ format: 'date-time' }),
+    attempts: Type.Integer({ minimum: 1, description: 'How many times recording was tried' }),
+    failedAt: Type.String({ format: 'date-time', description: 'When the last attempt failed' }),
   },
   { $id: 'DeploymentFailure' },
 )
@@ -21,28 +21,37 @@ export type DeploymentFailure = Static<typeof DeploymentFailure>
  */
 export const DeploymentStatus = Type.Object(
   {
-    id: Type.String({ format: 'uuid' }),
-    status: Type.Union([Type.Literal('queued'), Type.Literal('recorded'), Type.Literal('failed')]),
-    repositoryFullName: Type.String(),
+    id: Type.String({ format: 'uuid', description: 'The id in the Location of the 202' }),
+    status: Type.Union([Type.Literal('queued'), Type.Literal('recorded'), Type.Literal('failed')], {
+      description:
+        'queued: accepted, not yet recorded (maybe being retried); recorded; failed: every attempt failed',
+    }),
+    repositoryFullName: Type.String({ description: 'The repository, owner/name' }),
     environment: Type.String({
       description: 'Display spelling once recorded; as sent while queued',
     }),
     app: Type.String({ description: 'Display spelling once recorded; as sent while queued' }),
-    version: Type.String(),
-    commitHash: Type.String(),
-    description: Nullable(Type.String()),
-    author: Nullable(Type.String()),
-    deployedAt: Type.String({ format: 'date-time' }),
-    monorepoPath: Nullable(Type.String()),
-    receivedAt: Type.String({ format: 'date-time' }),
-    recordedAt: Nullable(Type.String({ format: 'date-time' })),
-    duplicateOf: Nullable(
-      Type.String({
-        format: 'uuid',
-        description: 'Set when this delivery repeated one already recorded under another id',
-      }),
+    version: Type.String({ description: 'The version deployed' }),
+    commitHash: Type.String({ description: 'The commit deployed, lower-case hexadecimal' }),
+    description: Nullable(Type.String(), 'The note sent with it, or null'),
+    author: Nullable(Type.String(), 'Who triggered it, or null'),
+    deployedAt: Type.String({
+      format: 'date-time',
+      description: 'When it was deployed, in UTC (the request time when none was sent)',
+    }),
+    monorepoPath: Nullable(Type.String(), 'Where the app lives in the repository, or null'),
+    receivedAt: Type.String({ format: 'date-time', description: 'When the API accepted it' }),
+    recordedAt: Nullable(
+      Type.String({ format: 'date-time' }),
+      'When the worker stored it; null until recorded',
     ),
-    failure: Type.Union([DeploymentFailure, Type.Null()]),
+    duplicateOf: Nullable(
+      Type.String({ format: 'uuid' }),
+      'Set when this delivery repeated one already recorded under another id',
+    ),
+    failure: Type.Union([DeploymentFailure, Type.Null()], {
+      description: 'Why it could not be recorded, when status is failed; else null',
+    }),
   },
   { $id: 'DeploymentStatus' },
 )
