@@ -37,6 +37,21 @@ test('field errors are named by field and by the flag that sets them, one a line
   ])
 })
 
+// A plan that waits up to a second for the deployment to be recorded.
+const WAITING_PLAN = {
+  url: 'https://shiplog.example.com/',
+  apiKey: 'shiplog_secret',
+  input: {
+    repositoryFullName: 'acme/shop',
+    environment: 'production',
+    app: 'checkout',
+    version: '1.2.3',
+    commitHash: 'abcdef1',
+  },
+  wait: true,
+  timeoutMs: 1_000,
+}
+
 test('prints the id and URL, then the exit code of what went wrong', async () => {
   const lines: string[] = []
   const output = {
@@ -53,20 +68,7 @@ test('prints the id and URL, then the exit code of what went wrong', async () =>
       throw new Error('Deployment abc was still queued after 1 s')
     },
   } as unknown as ShiplogClient
-  const plan = {
-    url: 'https://shiplog.example.com/',
-    apiKey: 'shiplog_secret',
-    input: {
-      repositoryFullName: 'acme/shop',
-      environment: 'production',
-      app: 'checkout',
-      version: '1.2.3',
-      commitHash: 'abcdef1',
-    },
-    wait: true,
-    timeoutMs: 1_000,
-  }
-  expect(await runNotify(plan, client, output)).toBe(1)
+  expect(await runNotify(WAITING_PLAN, client, output)).toBe(1)
   expect(lines).toEqual([
     'Deployment abc accepted: checkout 1.2.3 to production',
     'https://shiplog.example.com/v1/deployments/abc',
@@ -85,20 +87,7 @@ test('hands the receipt to `accepted` as soon as the API accepts, before waiting
       throw new Error('timed out')
     },
   } as unknown as ShiplogClient
-  const plan = {
-    url: 'https://shiplog.example.com/',
-    apiKey: 'shiplog_secret',
-    input: {
-      repositoryFullName: 'acme/shop',
-      environment: 'production',
-      app: 'checkout',
-      version: '1.2.3',
-      commitHash: 'abcdef1',
-    },
-    wait: true,
-    timeoutMs: 1_000,
-  }
-  const code = await runNotify(plan, client, {
+  const code = await runNotify(WAITING_PLAN, client, {
     out: () => {},
     err: () => {},
     accepted: (receipt) => events.push(`accepted ${receipt.id} ${receipt.location}`),

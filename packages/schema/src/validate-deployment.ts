@@ -125,7 +125,7 @@ export function validateDeployment(body: unknown, now: Date): ValidationResult {
   for (const field of FIELDS) {
     const raw = Object.hasOwn(input, field.name) ? input[field.name] : undefined
     const outcome = checkField(field, raw, nowMicros)
-    if (outcome !== null && typeof outcome === 'object') {
+    if (isInvalid(outcome)) {
       errors.push({ field: field.name, message: outcome.error })
     } else {
       value[field.name] = outcome

@@ -57,7 +57,10 @@ const ANSWER_MARGIN_SECONDS = 5
  */
 export function listen(handle: Handler, options: ListenOptions): RunningServer {
   if (deno) return listenWithDeno(deno, handle, options)
-  const handlingSeconds = Math.ceil(options.requestTimeoutMs / 1000) + ANSWER_MARGIN_SECONDS
+  const handlingSeconds = Math.max(
+    options.idleTimeoutSeconds,
+    Math.ceil(options.requestTimeoutMs / 1000) + ANSWER_MARGIN_SECONDS,
+  )
   const server = Bun.serve({
     port: options.port,
     hostname: options.hostname,
@@ -67,7 +70,7 @@ export function listen(handle: Handler, options: ListenOptions): RunningServer {
     fetch(request, bunServer) {
       const address = bunServer.requestIP(request)?.address
       if (address) rememberRemoteAddress(request, address)
-      bunServer.timeout(request, Math.max(options.idleTimeoutSeconds, handlingSeconds))
+      bunServer.timeout(request, handlingSeconds)
       return handle(request)
     },
   })

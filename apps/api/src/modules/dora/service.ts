@@ -26,13 +26,10 @@ export async function deploymentFrequencyOf(
 ): Promise<DeploymentFrequency> {
   const bucket = query.bucket ?? 'day'
   const until = query.until ?? instantFromDate(new Date())
+  const defaultStart = until.micros - DEFAULT_SPAN[bucket]
   const since =
     query.since ??
-    instantFromMicros(
-      until.micros - DEFAULT_SPAN[bucket] > EARLIEST_MICROS
-        ? until.micros - DEFAULT_SPAN[bucket]
-        : EARLIEST_MICROS,
-    )
+    instantFromMicros(defaultStart > EARLIEST_MICROS ? defaultStart : EARLIEST_MICROS)
   if (since.micros >= until.micros) {
     throw problems.validation([
       { field: 'since', message: 'must be before until (since is inclusive, until exclusive)' },
