@@ -41,6 +41,36 @@ create table deployment_aliases (
   constraint deployment_aliases_pkey PRIMARY KEY (id)
 );
 
+create table deployment_cells (
+  workspace_id bigint not null,
+  application_id bigint not null,
+  environment_id bigint not null,
+  deployment_count bigint not null,
+  latest_id uuid not null,
+  latest_deployed_at timestamp with time zone not null,
+  latest_version text not null,
+  latest_commit_hash text not null,
+  constraint deployment_cells_application_id_fkey FOREIGN KEY (application_id) REFERENCES applications(id) ON DELETE CASCADE,
+  constraint deployment_cells_environment_id_fkey FOREIGN KEY (environment_id) REFERENCES environments(id) ON DELETE CASCADE,
+  constraint deployment_cells_pkey PRIMARY KEY (workspace_id, application_id, environment_id),
+  constraint deployment_cells_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+);
+
+create table deployment_counts (
+  workspace_id bigint not null,
+  environment_id bigint not null,
+  application_id bigint not null,
+  bucket_days smallint not null,
+  block integer not null,
+  counts integer[] not null,
+  constraint deployment_counts_application_id_fkey FOREIGN KEY (application_id) REFERENCES applications(id) ON DELETE CASCADE,
+  constraint deployment_counts_bucket_days_check CHECK ((bucket_days = ANY (ARRAY[1, 7]))),
+  constraint deployment_counts_counts_check CHECK ((cardinality(counts) = 32)),
+  constraint deployment_counts_environment_id_fkey FOREIGN KEY (environment_id) REFERENCES environments(id) ON DELETE CASCADE,
+  constraint deployment_counts_pkey PRIMARY KEY (workspace_id, environment_id, bucket_days, block, application_id),
+  constraint deployment_counts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+);
+
 create table deployments (
   id uuid not null,
   workspace_id bigint not null,
@@ -57,7 +87,6 @@ create table deployments (
   constraint deployments_application_id_fkey FOREIGN KEY (application_id) REFERENCES applications(id) ON DELETE CASCADE,
   constraint deployments_environment_id_fkey FOREIGN KEY (environment_id) REFERENCES environments(id) ON DELETE CASCADE,
   constraint deployments_pkey PRIMARY KEY (id),
-  constraint deployments_unique_delivery UNIQUE (workspace_id, application_id, environment_id, version, commit_hash, deployed_at),
   constraint deployments_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 
@@ -121,17 +150,91 @@ CREATE INDEX api_keys_prefix ON public.api_keys USING btree (prefix);
 
 CREATE INDEX applications_by_name ON public.applications USING btree (workspace_id, name_key);
 
-CREATE INDEX deployments_by_application ON public.deployments USING btree (application_id, deployed_at DESC, id DESC);
+CREATE INDEX deployments_by_commit_prefix ON public.deployments USING btree (workspace_id, "left"(commit_hash, 7) COLLATE "C");
 
-CREATE INDEX deployments_by_commit ON public.deployments USING btree (workspace_id, commit_hash text_pattern_ops);
-
-CREATE INDEX deployments_by_environment ON public.deployments USING btree (environment_id, deployed_at DESC, id DESC);
+CREATE INDEX deployments_by_environment ON public.deployments USING btree (environment_id, deployed_at);
 
 CREATE INDEX deployments_by_version ON public.deployments USING btree (workspace_id, version);
 
-CREATE INDEX deployments_newest ON public.deployments USING btree (workspace_id, deployed_at DESC, id DESC);
+CREATE INDEX deployments_newest ON public.deployments USING btree (workspace_id, deployed_at);
+
+CREATE UNIQUE INDEX deployments_unique_delivery ON public.deployments USING btree (application_id, environment_id, deployed_at, ((md5(((version || '/'::text) || commit_hash)))::uuid));
 
 CREATE INDEX idempotency_keys_expiry ON public.idempotency_keys USING btree (expires_at);
+
+CREATE OR REPLACE FUNCTION public.add_block_counts(a integer[], b integer[])
+ RETURNS integer[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  select array_agg(x + y order by i) from unnest(a, b) with ordinality as pair(x, y, i)
+$function$;
+
+CREATE OR REPLACE FUNCTION public.block_counts(slots integer[], counts integer[])
+ RETURNS integer[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  select array_agg(coalesce(given.count, 0) order by slot)
+    from generate_series(0, 31) slot
+    left join unnest(slots, counts) as given(slot, count) using (slot)
+$function$;
+
+CREATE OR REPLACE FUNCTION public.bucket_number(at timestamp with time zone, bucket_days smallint)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  select case bucket_days when 1 then day_number(at) else floor((day_number(at) + 3) / 7.0)::integer end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.day_number(at timestamp with time zone)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  select floor(extract(epoch from at) / 86400)::integer
+$function$;
+
+CREATE OR REPLACE FUNCTION public.deployments_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  insert into deployment_cells as cell
+  select distinct on (i.workspace_id, i.application_id, i.environment_id)
+         i.workspace_id, i.application_id, i.environment_id,
+         count(*) over (partition by i.application_id, i.environment_id),
+         i.id, i.deployed_at, i.version, i.commit_hash
+    from inserted i
+   order by i.workspace_id, i.application_id, i.environment_id, i.deployed_at desc, i.id desc
+  on conflict (workspace_id, application_id, environment_id) do update set
+    deployment_count = cell.deployment_count + excluded.deployment_count,
+    latest_id = case when (excluded.latest_deployed_at, excluded.latest_id) > (cell.latest_deployed_at, cell.latest_id)
+                     then excluded.latest_id else cell.latest_id end,
+    latest_version = case when (excluded.latest_deployed_at, excluded.latest_id) > (cell.latest_deployed_at, cell.latest_id)
+                          then excluded.latest_version else cell.latest_version end,
+    latest_commit_hash = case when (excluded.latest_deployed_at, excluded.latest_id) > (cell.latest_deployed_at, cell.latest_id)
+                              then excluded.latest_commit_hash else cell.latest_commit_hash end,
+    latest_deployed_at = greatest(cell.latest_deployed_at, excluded.latest_deployed_at);
+
+  insert into deployment_counts as total
+  select workspace_id, environment_id, application_id, bucket_days, block,
+         block_counts(array_agg(slot), array_agg(count))
+    from (select i.workspace_id, i.environment_id, i.application_id, unit.bucket_days,
+                 bucket_number(i.deployed_at, unit.bucket_days) >> 5 as block,
+                 bucket_number(i.deployed_at, unit.bucket_days) & 31 as slot,
+                 count(*)::integer as count
+            from inserted i
+           cross join (values (1::smallint), (7::smallint)) as unit(bucket_days)
+           group by 1, 2, 3, 4, 5, 6) per_slot
+   group by 1, 2, 3, 4, 5
+   order by 1, 2, 3, 4, 5
+  on conflict (workspace_id, environment_id, bucket_days, block, application_id) do update set
+    counts = add_block_counts(total.counts, excluded.counts);
+  return null;
+end
+$function$;
 
 CREATE OR REPLACE FUNCTION public.iso_utc(ts timestamp with time zone)
  RETURNS text

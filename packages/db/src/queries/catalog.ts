@@ -3,12 +3,12 @@ import type { Sql } from '../client.ts'
 
 export type { ApplicationSummary, EnvironmentSummary, LatestDeployment } from '@shiplog/schema'
 
-// The latest deployment per group is found with one lateral index scan each (the `*_by_*`
-// indexes are ordered by deployedAt), not by sorting the whole table.
-const latestJson = (alias: string) => `json_build_object(
-  'id', ${alias}.id, 'app', ${alias}.app, 'environment', ${alias}.environment,
-  'version', ${alias}.version, 'commitHash', ${alias}.commit_hash,
-  'deployedAt', iso_utc(${alias}.deployed_at))`
+// Counts and latest deployments come from `deployment_cells` (a row per application and
+// environment, its primary key leading with the workspace): summed and picked among a few rows
+// per application, never by counting deployments.
+const latestJson = `json_build_object(
+  'id', latest.latest_id, 'app', a.name, 'environment', e.name, 'version', latest.latest_version,
+  'commitHash', latest.latest_commit_hash, 'deployedAt', iso_utc(latest.latest_deployed_at))`
 
 /** The workspace's applications, by repository then name, optionally of one repository. */
 export async function listApplications(
@@ -17,24 +17,24 @@ export async function listApplications(
   repositoryKey?: string,
 ): Promise<ApplicationSummary[]> {
   return sql<ApplicationSummary[]>`
+    with cells as (
+      select * from deployment_cells where workspace_id = ${workspaceId}),
+    totals as (
+      select application_id, sum(deployment_count)::int as count from cells group by 1),
+    latest as (
+      select distinct on (application_id) * from cells
+       order by application_id, latest_deployed_at desc, latest_id desc)
     select a.name as app, r.full_name as "repositoryFullName", a.monorepo_path as "monorepoPath",
-           (select count(*)::int from deployments d where d.application_id = a.id) as "deploymentCount",
-           ${sql.unsafe(latestJson('latest'))} as "lastDeployment"
+           coalesce(totals.count, 0) as "deploymentCount",
+           case when latest.latest_id is null then null else ${sql.unsafe(latestJson)} end as "lastDeployment"
       from applications a
       join repositories r on r.id = a.repository_id
-      left join lateral (
-        select d.id, a.name as app, e.name as environment, d.version, d.commit_hash, d.deployed_at
-          from deployments d join environments e on e.id = d.environment_id
-         where d.application_id = a.id
-         order by d.deployed_at desc, d.id desc limit 1) latest on true
+      left join totals on totals.application_id = a.id
+      left join latest on latest.application_id = a.id
+      left join environments e on e.id = latest.environment_id
      where a.workspace_id = ${workspaceId}
        ${repositoryKey === undefined ? sql`` : sql`and r.full_name_key = ${repositoryKey}`}
-     order by r.full_name_key, a.name_key`.then((rows) =>
-    rows.map((row) => ({
-      ...row,
-      lastDeployment: row.lastDeployment?.id ? row.lastDeployment : null,
-    })),
-  )
+     order by r.full_name_key, a.name_key`
 }
 
 /** The workspace's environments, by name. */
@@ -43,20 +43,19 @@ export async function listEnvironments(
   workspaceId: string,
 ): Promise<EnvironmentSummary[]> {
   return sql<EnvironmentSummary[]>`
-    select e.name as environment,
-           (select count(*)::int from deployments d where d.environment_id = e.id) as "deploymentCount",
-           ${sql.unsafe(latestJson('latest'))} as "lastDeployment"
+    with cells as (
+      select * from deployment_cells where workspace_id = ${workspaceId}),
+    totals as (
+      select environment_id, sum(deployment_count)::int as count from cells group by 1),
+    latest as (
+      select distinct on (environment_id) * from cells
+       order by environment_id, latest_deployed_at desc, latest_id desc)
+    select e.name as environment, coalesce(totals.count, 0) as "deploymentCount",
+           case when latest.latest_id is null then null else ${sql.unsafe(latestJson)} end as "lastDeployment"
       from environments e
-      left join lateral (
-        select d.id, a.name as app, e.name as environment, d.version, d.commit_hash, d.deployed_at
-          from deployments d join applications a on a.id = d.application_id
-         where d.environment_id = e.id
-         order by d.deployed_at desc, d.id desc limit 1) latest on true
+      left join totals on totals.environment_id = e.id
+      left join latest on latest.environment_id = e.id
+      left join applications a on a.id = latest.application_id
      where e.workspace_id = ${workspaceId}
-     order by e.name_key`.then((rows) =>
-    rows.map((row) => ({
-      ...row,
-      lastDeployment: row.lastDeployment?.id ? row.lastDeployment : null,
-    })),
-  )
+     order by e.name_key`
 }

@@ -28,33 +28,109 @@ interface Row extends DeploymentRecord {
   deployedAtMicros: string
 }
 
+// A commit prefix is matched on the indexed first seven digits (deployments_by_commit_prefix), as
+// a range: every hexadecimal digit sorts below 'g'.
+const INDEXED_COMMIT_DIGITS = 7
+
+/**
+ * The conditions every path applies to the rows it walks: window, keyset and exact filters.
+ * The keyset's `deployed_at <=` is implied by the row comparison, stated so an index on
+ * deployedAt alone can start its backward scan there.
+ */
+function rowConditions(sql: Sql, query: DeploymentFilters) {
+  const { after, commitPrefix } = query
+  const afterAt = (micros: bigint) =>
+    sql`(timestamptz 'epoch' + ${String(micros)}::bigint * interval '1 microsecond')`
+  const indexed = (prefix: string) => prefix.slice(0, INDEXED_COMMIT_DIGITS)
+  return sql`
+    ${query.version === undefined ? sql`` : sql`and d.version = ${query.version}`}
+    ${
+      commitPrefix === undefined
+        ? sql``
+        : sql`and left(d.commit_hash, 7) collate "C" >= ${indexed(commitPrefix)}
+              and left(d.commit_hash, 7) collate "C" < ${`${indexed(commitPrefix)}g`}
+              and starts_with(d.commit_hash, ${commitPrefix})`
+    }
+    ${query.since === undefined ? sql`` : sql`and d.deployed_at >= ${query.since}::text::timestamptz`}
+    ${query.until === undefined ? sql`` : sql`and d.deployed_at < ${query.until}::text::timestamptz`}
+    ${
+      after === undefined
+        ? sql``
+        : sql`and d.deployed_at <= ${afterAt(after.deployedAtMicros)}
+              and (d.deployed_at, d.id) < (${afterAt(after.deployedAtMicros)}, ${after.id}::uuid)`
+    }`
+}
+
+const applicationIds = (sql: Sql, query: DeploymentFilters) => sql`
+  select a.id from applications a join repositories r on r.id = a.repository_id
+   where a.workspace_id = ${query.workspaceId}
+     ${query.appKey === undefined ? sql`` : sql`and a.name_key = ${query.appKey}`}
+     ${query.repositoryKey === undefined ? sql`` : sql`and r.full_name_key = ${query.repositoryKey}`}`
+
+const environmentId = (sql: Sql, query: DeploymentFilters) => sql`(
+  select id from environments
+   where workspace_id = ${query.workspaceId} and name_key = ${query.environmentKey ?? null})`
+
+/**
+ * The page's rows, each filter combination by the index that answers it newest first, so that a
+ * page costs about its own size, not the workspace's (plans checked in plans.test.ts):
+ * - version or commit: few rows match; they are collected by deployments_by_version or
+ *   deployments_by_commit_prefix, then sorted (materialized, so no plan walks a time index
+ *   hoping to meet them);
+ * - app or repository: per cell of those applications (deployment_cells), a backward walk of
+ *   deployments_unique_delivery (application, environment, deployedAt), merged;
+ * - environment: a backward walk of deployments_by_environment;
+ * - none: a backward walk of deployments_newest (workspace, deployedAt).
+ */
+function pageRows(sql: Sql, query: DeploymentFilters) {
+  const limit = query.limit + 1
+  const byEnvironment =
+    query.environmentKey === undefined
+      ? sql``
+      : sql`and d.environment_id = ${environmentId(sql, query)}`
+  const byApplication = query.appKey !== undefined || query.repositoryKey !== undefined
+  if (query.version !== undefined || query.commitPrefix !== undefined) {
+    return sql`
+      with matches as materialized (
+        select d.* from deployments d
+         where d.workspace_id = ${query.workspaceId} ${byEnvironment} ${rowConditions(sql, query)}
+           ${byApplication ? sql`and d.application_id in (${applicationIds(sql, query)})` : sql``})
+      select * from matches d order by d.deployed_at desc, d.id desc limit ${limit}`
+  }
+  if (byApplication) {
+    return sql`
+      select d.* from deployment_cells c
+      cross join lateral (
+        select d.* from deployments d
+         where d.application_id = c.application_id and d.environment_id = c.environment_id
+               ${rowConditions(sql, query)}
+         order by d.deployed_at desc, d.id desc limit ${limit}) d
+       where c.workspace_id = ${query.workspaceId}
+         and c.application_id in (${applicationIds(sql, query)})
+         ${query.environmentKey === undefined ? sql`` : sql`and c.environment_id = ${environmentId(sql, query)}`}
+       order by d.deployed_at desc, d.id desc limit ${limit}`
+  }
+  return sql`
+    select d.* from deployments d
+     where ${query.environmentKey === undefined ? sql`d.workspace_id = ${query.workspaceId}` : sql`d.environment_id = ${environmentId(sql, query)}`}
+           ${rowConditions(sql, query)}
+     order by d.deployed_at desc, d.id desc limit ${limit}`
+}
+
 /** Lists a workspace's recorded deployments with keyset pagination. */
 export async function listDeployments(sql: Sql, query: DeploymentFilters): Promise<DeploymentRows> {
   const rows = await sql<Row[]>`
+    with page as (${pageRows(sql, query)})
     select d.id, r.full_name as "repositoryFullName", e.name as environment, a.name as app,
            d.version, d.commit_hash as "commitHash", d.description, d.author,
            iso_utc(d.deployed_at) as "deployedAt", d.monorepo_path as "monorepoPath",
            iso_utc(d.received_at) as "receivedAt", iso_utc(d.recorded_at) as "recordedAt",
            ((extract(epoch from d.deployed_at) * 1000000)::bigint)::text as "deployedAtMicros"
-      from deployments d
+      from page d
       join applications a on a.id = d.application_id
       join repositories r on r.id = a.repository_id
       join environments e on e.id = d.environment_id
-     where d.workspace_id = ${query.workspaceId}
-       ${query.appKey === undefined ? sql`` : sql`and a.name_key = ${query.appKey}`}
-       ${query.environmentKey === undefined ? sql`` : sql`and e.name_key = ${query.environmentKey}`}
-       ${query.repositoryKey === undefined ? sql`` : sql`and r.full_name_key = ${query.repositoryKey}`}
-       ${query.version === undefined ? sql`` : sql`and d.version = ${query.version}`}
-       ${query.commitPrefix === undefined ? sql`` : sql`and starts_with(d.commit_hash, ${query.commitPrefix})`}
-       ${query.since === undefined ? sql`` : sql`and d.deployed_at >= ${query.since}::text::timestamptz`}
-       ${query.until === undefined ? sql`` : sql`and d.deployed_at < ${query.until}::text::timestamptz`}
-       ${
-         query.after === undefined
-           ? sql``
-           : sql`and (d.deployed_at, d.id) < (timestamptz 'epoch' + ${String(query.after.deployedAtMicros)}::bigint * interval '1 microsecond', ${query.after.id}::uuid)`
-       }
-     order by d.deployed_at desc, d.id desc
-     limit ${query.limit + 1}`
+     order by d.deployed_at desc, d.id desc`
   const page = rows.slice(0, query.limit)
   const last = page.at(-1)
   return {

@@ -1,72 +1,124 @@
-import type { DeploymentFrequency } from '@shiplog/schema'
-import type { Sql } from '../client.ts'
+import { type DeploymentFrequency, instantFromMicros } from '@shiplog/schema'
+import type { Sql, Tx } from '../client.ts'
+import {
+  BUCKET_DAYS,
+  type BucketRange,
+  type BucketUnit,
+  blocksOf,
+  bucketOfDay,
+  bucketStart,
+  dayOf,
+  planWindow,
+} from './frequency-window.ts'
+import { inSnapshot } from './snapshot.ts'
 
 /** Buckets, per-application counts and totals of `deploymentFrequency`. */
 export type FrequencyCounts = Pick<DeploymentFrequency, 'buckets' | 'applications' | 'totals'>
 
+/** The window, in microseconds since the epoch: `since` included, `until` not. */
+export interface FrequencyQuery {
+  workspaceId: string
+  environmentKey: string
+  bucket: BucketUnit
+  since: bigint
+  until: bigint
+}
+
+const iso = (micros: bigint) => instantFromMicros(micros).iso
+
+// Whole days and weeks: a range scan of deployment_counts' primary key (workspace, environment,
+// bucket width, block), 32 buckets a row.
+function rollupRows(tx: Tx, workspaceId: string, environmentId: string, range: BucketRange) {
+  const { first, last } = blocksOf(range)
+  return tx<{ applicationId: string; block: number; counts: number[] }[]>`
+    select application_id::text as "applicationId", block, counts
+      from deployment_counts
+     where workspace_id = ${workspaceId} and environment_id = ${environmentId}
+       and bucket_days = ${range.bucketDays} and block between ${first} and ${last}`
+}
+
+// A part of one day: a range scan of deployments_by_environment (environment, deployedAt).
+function partDayRows(tx: Tx, environmentId: string, from: bigint, to: bigint) {
+  return tx<{ applicationId: string; count: number }[]>`
+    select application_id::text as "applicationId", count(*)::int as count
+      from deployments
+     where environment_id = ${environmentId}
+       and deployed_at >= ${iso(from)}::text::timestamptz and deployed_at < ${iso(to)}::text::timestamptz
+     group by application_id`
+}
+
 /**
  * Counts recorded deployments into the environment per UTC day or ISO week (from Monday), from
- * the bucket holding `since` up to `until` (exclusive), every bucket present (zero-filled) and every
- * application that deployed there at least once in the window. Computed in Postgres.
+ * the bucket holding `since` up to `until` (exclusive): every bucket listed, counts zero-filled
+ * here, and every application that deployed there at least once in the window, by repository
+ * then name. Read from the rollup in one snapshot; only the window's part-days count rows.
  */
 export async function deploymentFrequency(
   sql: Sql,
-  query: {
-    workspaceId: string
-    environmentKey: string
-    bucket: 'day' | 'week'
-    since: string
-    until: string
-  },
+  query: FrequencyQuery,
 ): Promise<FrequencyCounts> {
-  const unit = query.bucket
-  const rows = await sql<
-    { bucket: string; app: string | null; repositoryFullName: string | null; count: number }[]
-  >`
-    with window_buckets as (
-      select generate_series(
-               date_trunc(${unit}, ${query.since}::text::timestamptz at time zone 'UTC'),
-               (${query.until}::text::timestamptz at time zone 'UTC') - interval '1 microsecond',
-               ('1 ' || ${unit})::interval) as bucket
-    ),
-    counted as (
-      select d.application_id, date_trunc(${unit}, d.deployed_at at time zone 'UTC') as bucket, count(*)::int as count
-        from deployments d join environments e on e.id = d.environment_id
-       where d.workspace_id = ${query.workspaceId} and e.name_key = ${query.environmentKey}
-         and d.deployed_at >= ${query.since}::text::timestamptz
-         and d.deployed_at < ${query.until}::text::timestamptz
-       group by 1, 2
-    ),
-    deployed as (select distinct application_id from counted)
-    select iso_utc(w.bucket at time zone 'UTC') as bucket, a.name as app,
-           r.full_name as "repositoryFullName", coalesce(c.count, 0) as count
-      from window_buckets w
-      left join deployed on true
-      left join applications a on a.id = deployed.application_id
-      left join repositories r on r.id = a.repository_id
-      left join counted c on c.application_id = deployed.application_id and c.bucket = w.bucket
-     order by w.bucket, r.full_name_key, a.name_key`
-  const buckets = [...new Set(rows.map((row) => row.bucket))]
-  const applications = new Map<
-    string,
-    { app: string; repositoryFullName: string; counts: number[] }
-  >()
-  for (const row of rows) {
-    if (row.app === null || row.repositoryFullName === null) continue
-    const key = `${row.repositoryFullName}\u0000${row.app}`
-    let application = applications.get(key)
-    if (!application) {
-      application = { app: row.app, repositoryFullName: row.repositoryFullName, counts: [] }
-      applications.set(key, application)
+  const { bucket: unit, workspaceId } = query
+  const plan = planWindow(unit, query.since, query.until)
+  const buckets = Array.from({ length: plan.bucketCount }, (_, index) =>
+    iso(bucketStart(unit, plan.firstBucket + index)),
+  )
+  const countsOf = new Map<string, number[]>()
+  const add = (applicationId: string, bucket: number, count: number) => {
+    let counts = countsOf.get(applicationId)
+    if (!counts) {
+      counts = new Array<number>(plan.bucketCount).fill(0)
+      countsOf.set(applicationId, counts)
     }
-    application.counts.push(row.count)
+    counts[bucket - plan.firstBucket] = (counts[bucket - plan.firstBucket] ?? 0) + count
   }
-  const list = [...applications.values()]
-  return {
-    buckets,
-    applications: list,
-    totals: buckets.map((_, index) =>
-      list.reduce((sum, application) => sum + (application.counts[index] ?? 0), 0),
-    ),
+
+  const names = await inSnapshot(sql, async (tx) => {
+    const [environment] = await tx<{ id: string }[]>`
+      select id::text from environments
+       where workspace_id = ${workspaceId} and name_key = ${query.environmentKey}`
+    if (!environment) return []
+    const [partDays, rollups] = await Promise.all([
+      Promise.all(plan.partDays.map(({ from, to }) => partDayRows(tx, environment.id, from, to))),
+      Promise.all(plan.rollups.map((range) => rollupRows(tx, workspaceId, environment.id, range))),
+    ])
+    plan.partDays.forEach(({ from }, index) => {
+      const bucket = bucketOfDay(unit, dayOf(from))
+      for (const row of partDays[index] ?? []) add(row.applicationId, bucket, row.count)
+    })
+    plan.rollups.forEach((range, index) => {
+      for (const row of rollups[index] ?? []) {
+        const base = row.block * 32
+        const from = Math.max(range.from, base)
+        const to = Math.min(range.to, base + 32)
+        for (let number = from; number < to; number++) {
+          const count = row.counts[number - base] ?? 0
+          if (count === 0) continue
+          add(
+            row.applicationId,
+            range.bucketDays === BUCKET_DAYS[unit] ? number : bucketOfDay(unit, number),
+            count,
+          )
+        }
+      }
+    })
+    if (countsOf.size === 0) return []
+    return tx<{ id: string; app: string; repositoryFullName: string }[]>`
+      select a.id::text, a.name as app, r.full_name as "repositoryFullName"
+        from applications a join repositories r on r.id = a.repository_id
+       where a.id = any(${[...countsOf.keys()]}::bigint[])
+       order by r.full_name_key, a.name_key`
+  })
+
+  const applications = names.map(({ id, app, repositoryFullName }) => ({
+    app,
+    repositoryFullName,
+    counts: countsOf.get(id) ?? [],
+  }))
+  const totals = new Array<number>(plan.bucketCount).fill(0)
+  for (const { counts } of applications) {
+    counts.forEach((count, index) => {
+      totals[index] = (totals[index] ?? 0) + count
+    })
   }
+  return { buckets, applications, totals }
 }

@@ -47,8 +47,8 @@ export async function deploymentFrequencyOf(
     workspaceId: owner.workspaceId,
     environmentKey: nameKey(query.environment),
     bucket,
-    since: since.iso,
-    until: until.iso,
+    since: since.micros,
+    until: until.micros,
   })
   return {
     environment: query.environment,
