@@ -53,7 +53,7 @@ describe('helm chart values', () => {
   test('each config map accepts exactly the variables its process reads, less chart-owned ones', () => {
     const accepted = (component: string) =>
       Object.keys(schema.properties[component].properties.config.properties).sort()
-    const owned = ['DATABASE_URL', 'PORT', 'METRICS_PORT', 'WORKER_PORT']
+    const owned = ['DATABASE_URL', 'DATABASE_READ_URL', 'PORT', 'METRICS_PORT', 'WORKER_PORT']
     const reads = (component: string) =>
       knownVariables(PROCESSES[component] as never)
         .filter((name) => !owned.includes(name))
@@ -110,6 +110,28 @@ describe('helm chart rendered [needs the helm binary; skipped when it is not on 
     const job = find(objects, 'Job', 'shiplog-migrate').spec.template.spec.containers[0]
     expect(job.env[0].valueFrom.secretKeyRef.name).toBe('shiplog-migrate-database')
   })
+
+  test.skipIf(!helm)(
+    'with database.readUrl only the API gets DATABASE_READ_URL, from the Secret',
+    () => {
+      const objects = helmTemplate([`${import.meta.dir}/fixtures/database-read-url-values.yaml`])
+      expect(find(objects, 'Secret', 'shiplog-database').stringData['read-url']).toStartWith(
+        'postgres://',
+      )
+      const env = (kind: string, name: string): { name: string; valueFrom?: unknown }[] =>
+        find(objects, kind, name).spec.template.spec.containers[0].env
+      expect(env('Deployment', 'shiplog-api')).toContainEqual({
+        name: 'DATABASE_READ_URL',
+        valueFrom: { secretKeyRef: { name: 'shiplog-database', key: 'read-url' } },
+      })
+      expect(env('Deployment', 'shiplog-worker').map((variable) => variable.name)).toEqual([
+        'DATABASE_URL',
+      ])
+      expect(env('Job', 'shiplog-migrate').map((variable) => variable.name)).toEqual([
+        'DATABASE_URL',
+      ])
+    },
+  )
 
   test.skipIf(!helm)('the helm test pod curls /readyz of the API Service, hardened', () => {
     const pod = find(helmTemplate([PRODUCTION_VALUES]), 'Pod', 'shiplog-test-connection')

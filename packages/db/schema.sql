@@ -183,17 +183,18 @@ $function$;
 CREATE OR REPLACE FUNCTION public.bucket_number(at timestamp with time zone, bucket_days smallint)
  RETURNS integer
  LANGUAGE sql
- IMMUTABLE PARALLEL SAFE STRICT
+ IMMUTABLE PARALLEL SAFE
 AS $function$
-  select case bucket_days when 1 then day_number(at) else floor((day_number(at) + 3) / 7.0)::integer end
+  select case bucket_days when 1 then day_number(at)
+              else floor((day_number(at) + 3) / 7.0)::integer end
 $function$;
 
 CREATE OR REPLACE FUNCTION public.day_number(at timestamp with time zone)
  RETURNS integer
  LANGUAGE sql
- IMMUTABLE PARALLEL SAFE STRICT
+ IMMUTABLE PARALLEL SAFE
 AS $function$
-  select floor(extract(epoch from at) / 86400)::integer
+  select (at at time zone 'UTC')::date - date '1970-01-01'
 $function$;
 
 CREATE OR REPLACE FUNCTION public.deployments_inserted()

@@ -8,6 +8,16 @@ export const ApiEnv = Type.Object({
     errorMessage: 'a postgres:// or postgresql:// URL',
     description: 'Postgres URL, e.g. postgres://user:pass@host:5432/shiplog',
   }),
+  // Unset (or empty), reads share DATABASE_URL with writes. Set, the read pool has
+  // DATABASE_POOL_SIZE connections of its own, so reads no longer take the primary's.
+  DATABASE_READ_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      errorMessage: 'a postgres:// or postgresql:// URL',
+      description:
+        'Postgres URL of a streaming replica of DATABASE_URL: the read endpoints query it; unset, everything uses DATABASE_URL',
+    }),
+  ),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
   // `/metrics` only, on HOST too; never the public port. 0 binds any free port, as PORT does.

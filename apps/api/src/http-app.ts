@@ -24,6 +24,8 @@ import { requestLog } from './plugins/request-log/index.ts'
 /** Everything the HTTP app needs, built by `wiring.ts` (or a test). */
 export interface HttpAppDeps {
   sql: Sql
+  /** Where the read endpoints query: a streaming replica, or `sql` itself without one. */
+  readSql: Sql
   boss: PgBoss
   queue: Enqueuer
   readiness: Readiness
@@ -32,6 +34,8 @@ export interface HttpAppDeps {
   bodyLimits: BodyLimits
   /** Bounds concurrent reads, per key and in all. */
   reads: ReadSlots
+  /** Bounds concurrent receipts, which may read the primary; `reads` itself without a replica. */
+  receipts: ReadSlots
   clientAddress: ClientAddress
   log: LogLine
   logRequests: boolean
@@ -74,16 +78,18 @@ export function createHttpApp(deps: HttpAppDeps) {
     .use(
       deploymentRoutes({
         sql: deps.sql,
+        readSql: deps.readSql,
         boss: deps.boss,
         queue: deps.queue,
         authenticated,
         limited,
         bodyLimits: deps.bodyLimits,
         reads: deps.reads,
+        receipts: deps.receipts,
       }),
     )
-    .use(catalogRoutes({ sql: deps.sql, reads: deps.reads, authenticated, limited }))
-    .use(doraRoutes({ sql: deps.sql, reads: deps.reads, authenticated, limited }))
+    .use(catalogRoutes({ readSql: deps.readSql, reads: deps.reads, authenticated, limited }))
+    .use(doraRoutes({ readSql: deps.readSql, reads: deps.reads, authenticated, limited }))
 }
 
 /** The app's type, for tests and for Eden clients. */

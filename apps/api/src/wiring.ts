@@ -16,8 +16,8 @@ import { clientAddressFrom } from './lib/client-address.ts'
 import { withDeadline } from './lib/deadline.ts'
 import { Readiness } from './modules/health/readiness.ts'
 import { createApiMetrics } from './plugins/prometheus/index.ts'
-import { ReadSlots } from './plugins/rate-limit/read-slots.ts'
 import { noteAnsweredOutside } from './plugins/response-status/index.ts'
+import { createReadPool } from './read-pool.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -42,6 +42,8 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
     maxConnections: env.DATABASE_POOL_SIZE,
     statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
   })
+  const readPool = createReadPool(env, sql, applicationName)
+  const { readSql } = readPool
   const boss = createBoss(env.DATABASE_URL, 'producer', 'shiplog-api-queue')
   let bossReady = false
   boss.on('error', (error) => log({ level: 'error', msg: 'queue error', error: String(error) }))
@@ -68,11 +70,19 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
   /** Prometheus text for the METRICS_PORT listener, gauges (read, not counted) refreshed first. */
   const scrape = scrapeOf(metrics.registry, async () => {
     metrics.enqueueWaiting.set(queue.depth?.waiting ?? 0)
-    await reportPoolConnections(sql, applicationName, metrics.dbConnections)
+    await Promise.all([
+      reportPoolConnections(sql, applicationName, metrics.dbConnections),
+      readSql === sql
+        ? undefined
+        : reportPoolConnections(readSql, applicationName, metrics.dbReadConnections),
+    ])
   })
+  // Readiness asks the primary alone: a replica outage makes reads answer 503 but must not take
+  // the pods, and so the writes (what pipelines depend on), out of service.
   const readiness = new Readiness(sql, () => (bossReady ? undefined : 'queue not started'))
   const app = createHttpApp({
     sql,
+    readSql,
     boss,
     queue,
     readiness,
@@ -85,12 +95,8 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
       perMinute: env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
     },
     bodyLimits: { maxBytes: env.BODY_MAX_BYTES, timeoutMs: env.BODY_TIMEOUT_MS },
-    // Two connections stay free of reads: writes, key lookups and readiness probes need them.
-    reads: new ReadSlots({
-      perKey: env.READ_CONCURRENCY_PER_KEY,
-      total: Math.max(1, env.DATABASE_POOL_SIZE - 2),
-      maxWaitMs: env.STATEMENT_TIMEOUT_MS,
-    }),
+    reads: readPool.reads,
+    receipts: readPool.receipts,
     clientAddress: clientAddressFrom(env.CLIENT_IP_HEADER),
     log,
     logRequests: env.LOG_REQUESTS,
@@ -126,10 +132,10 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
     await stopListening()
     await queue.whenIdle()
     await boss.stop({ graceful: false, close: true }).catch(() => {})
-    await sql.end({ timeout: 5 })
+    await Promise.all([sql.end({ timeout: 5 }), readPool.end()])
   }
 
-  return { app, fetch, sql, boss, queue, readiness, metrics, scrape, start, shutdown }
+  return { app, fetch, sql, readSql, boss, queue, readiness, metrics, scrape, start, shutdown }
 }
 
 /** The wired API. */

@@ -58,14 +58,16 @@ export interface SendOptions {
 }
 
 /**
- * The API and the worker against a fresh database of their own. The worker does not poll by
- * itself: `drain()` runs it until the queue is empty, so tests wait for work, never for time.
+ * The API and the worker against a fresh database of their own, or `given` (already migrated,
+ * such as a replicated primary; `close()` calls its `drop`). The worker does not poll by itself:
+ * `drain()` runs it until the queue is empty, so tests wait for work, never for time.
  */
 export async function startHarness(
   apiEnv: Record<string, string> = {},
   workerEnv: Record<string, string> = {},
+  given?: TestDatabase,
 ) {
-  const database: TestDatabase = await createTestDatabase()
+  const database: TestDatabase = given ?? (await createTestDatabase())
   const logs: Record<string, unknown>[] = []
   const env = loadApiEnv({ DATABASE_URL: database.url, ...apiEnv })
   const api = wireApi(env, (line) => void logs.push(line))

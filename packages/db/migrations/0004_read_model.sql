@@ -36,14 +36,16 @@ create index deployments_by_environment on deployments (environment_id, deployed
 
 -- Days are UTC days since 1970-01-01 and weeks ISO weeks since Monday 1969-12-29; both are
 -- counted in blocks of 32 buckets (`n >> 5`, slot `n & 31`, which floor for years before 1970).
+-- Not strict, so Postgres inlines them into the queries that call them millions of times.
 create function day_number(at timestamptz) returns integer
-language sql immutable strict parallel safe as $$
-  select floor(extract(epoch from at) / 86400)::integer
+language sql immutable parallel safe as $$
+  select (at at time zone 'UTC')::date - date '1970-01-01'
 $$;
 
 create function bucket_number(at timestamptz, bucket_days smallint) returns integer
-language sql immutable strict parallel safe as $$
-  select case bucket_days when 1 then day_number(at) else floor((day_number(at) + 3) / 7.0)::integer end
+language sql immutable parallel safe as $$
+  select case bucket_days when 1 then day_number(at)
+              else floor((day_number(at) + 3) / 7.0)::integer end
 $$;
 
 -- The 32 counts of a block from its non-zero (slot, count) pairs.

@@ -1,8 +1,10 @@
 import postgres from 'postgres'
 
 // SQLSTATE classes that mean the server or the connection went away, not that a statement was
-// wrong: 08 connection exception, 57P admin shutdown / crash / cannot connect now, 53 resources.
-const UNAVAILABLE_SQLSTATE = /^(08|57P|53)/
+// wrong: 08 connection exception, 57P admin shutdown / crash / cannot connect now, 53 resources;
+// and the transient rollbacks worth retrying: 40001 (on a streaming replica, a read cancelled by
+// a conflict with recovery) and 40P01 (deadlock).
+const UNAVAILABLE_SQLSTATE = /^(08|57P|53|40001|40P01)/
 // postgres.js's own codes for a connection it lost or could not make.
 const CLIENT_CODES = new Set([
   'CONNECTION_CLOSED',

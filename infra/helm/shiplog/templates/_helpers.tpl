@@ -97,6 +97,39 @@ DATABASE_URL from a Secret. Called with (dict "context" $ "secret" name).
 {{- end }}
 
 {{/*
+The Secret key of DATABASE_READ_URL: database.readSecretKey, else read-url when the chart stores
+database.readUrl; empty when there is no read replica.
+*/}}
+{{- define "shiplog.databaseReadKey" -}}
+{{- if and .Values.database.readUrl (not .Values.database.url) }}
+{{- fail "database.readUrl needs database.url: the chart stores both in the Secret it creates. With existingSecret, add the replica URL to that Secret and set database.readSecretKey" }}
+{{- end }}
+{{- if and .Values.database.url .Values.database.readSecretKey (not .Values.database.readUrl) }}
+{{- fail "database.readSecretKey names a key of the Secret the chart creates from database.url: set database.readUrl, the replica URL to store there" }}
+{{- end }}
+{{- if .Values.database.readUrl }}
+{{- default "read-url" .Values.database.readSecretKey }}
+{{- else }}
+{{- .Values.database.readSecretKey }}
+{{- end }}
+{{- end }}
+
+{{/*
+DATABASE_READ_URL from the database Secret, for the API alone (its read endpoints); nothing when
+there is no read replica. The worker and the migration write, so they never get it.
+*/}}
+{{- define "shiplog.databaseReadEnv" -}}
+{{- $key := include "shiplog.databaseReadKey" . }}
+{{- if $key -}}
+- name: DATABASE_READ_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "shiplog.databaseSecret" . }}
+      key: {{ $key }}
+{{- end }}
+{{- end }}
+
+{{/*
 Pod-level hardening shared by every pod: the image's bun user (uid 1000), never root.
 */}}
 {{- define "shiplog.podSecurityContext" -}}

@@ -43,6 +43,8 @@ fsync = off
 /** One server: its data folder and, once started, its port. */
 class Server {
   port = 0
+  /** The log of the latest start, kept in the folder. */
+  log = ''
   constructor(
     readonly binaries: string,
     readonly root: string,
@@ -61,17 +63,17 @@ class Server {
   async start(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       this.port = randomPort()
-      const log = join(this.root, `${this.name}-${attempt}.log`)
+      this.log = join(this.root, `${this.name}-${attempt}.log`)
       const options = `-p ${this.port}`
       try {
         return await runPostgresTool(
           this.binaries,
           'pg_ctl',
-          ['start', '-D', this.folder, '-l', log, '-w', '-t', '30', '-o', options],
+          ['start', '-D', this.folder, '-l', this.log, '-w', '-t', '30', '-o', options],
           this.root,
         )
       } catch (error) {
-        const text = await readFile(log, 'utf8').catch(() => '')
+        const text = await readFile(this.log, 'utf8').catch(() => '')
         if (attempt < 5 && /could not bind|address already in use/i.test(text)) continue
         throw new Error(`${(error as Error).message}\n${text.slice(-2_000)}`)
       }
@@ -187,9 +189,9 @@ export async function startStreamingReplica(binaries: string): Promise<Streaming
       primaryUrl: primary.url,
       replicaUrl: replica.url,
       async waitForReplay(timeoutMs = 10_000) {
-        const [{ lsn }] = (await onPrimary`select pg_current_wal_lsn()::text as lsn`) as [
-          { lsn: string },
-        ]
+        const [written] = await onPrimary<{ lsn: string }[]>`
+          select pg_current_wal_lsn()::text as lsn`
+        const lsn = written?.lsn ?? '0/0'
         await until(
           async () => {
             const [row] = await onReplica<{ done: boolean }[]>`
@@ -204,7 +206,14 @@ export async function startStreamingReplica(binaries: string): Promise<Streaming
       stop,
     }
   } catch (error) {
+    // The servers' logs go with their folder: keep the end of each in the error.
+    const logs = await Promise.all(
+      [primary, replica].map(async (server) => {
+        const text = server.log ? await readFile(server.log, 'utf8').catch(() => '') : ''
+        return text ? `\n--- ${server.name} log\n${text.slice(-1_500)}` : ''
+      }),
+    )
     await stop()
-    throw error
+    throw new Error(`${(error as Error).message}${logs.join('')}`)
   }
 }

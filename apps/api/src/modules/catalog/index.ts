@@ -12,25 +12,26 @@ import { listWorkspaceApplications, listWorkspaceEnvironments, workspaceState } 
  * deployment count and latest deployment) and `GET /v1/state` (what is deployed where).
  */
 export function catalogRoutes(deps: {
-  sql: Sql
+  /** The read pool: the replica at DATABASE_READ_URL, or the primary. */
+  readSql: Sql
   reads: ReadSlots
   authenticated: ReturnType<typeof auth>
   limited: ReturnType<typeof rateLimit>
 }) {
-  const { sql, reads } = deps
+  const { readSql, reads } = deps
   return new Elysia({ prefix: '/v1' })
     .use(deps.authenticated)
     .use(deps.limited)
     .get('/applications', ({ owner, request }) => {
       const query = queryOf(ByRepositoryQuery, request)
-      return reads.run(owner.keyId, () => listWorkspaceApplications(sql, owner, query))
+      return reads.run(owner.keyId, () => listWorkspaceApplications(readSql, owner, query))
     })
     .get('/environments', ({ owner, request }) => {
       queryOf(NoQuery, request)
-      return reads.run(owner.keyId, () => listWorkspaceEnvironments(sql, owner))
+      return reads.run(owner.keyId, () => listWorkspaceEnvironments(readSql, owner))
     })
     .get('/state', ({ owner, request }) => {
       const query = queryOf(ByRepositoryQuery, request)
-      return reads.run(owner.keyId, () => workspaceState(sql, owner, query))
+      return reads.run(owner.keyId, () => workspaceState(readSql, owner, query))
     })
 }

@@ -12,18 +12,23 @@ import { acceptDeployment, getDeployment, listWorkspaceDeployments } from './ser
 
 /** What the deployments routes need from the rest of the app. */
 export interface DeploymentRoutesDeps {
+  /** The primary: the queue lives there, and every write lands there first. */
   sql: Sql
+  /** The read pool: the replica at DATABASE_READ_URL, or `sql` itself. */
+  readSql: Sql
   boss: PgBoss
   queue: Enqueuer
   authenticated: ReturnType<typeof auth>
   limited: ReturnType<typeof rateLimit>
   bodyLimits: BodyLimits
   reads: ReadSlots
+  receipts: ReadSlots
 }
 
 /** `POST /v1/deployments` (record one), `GET /v1/deployments` and `GET /v1/deployments/{id}`. */
 export function deploymentRoutes(deps: DeploymentRoutesDeps) {
-  const { sql, boss, queue, bodyLimits, reads } = deps
+  const { boss, queue, bodyLimits, reads, receipts } = deps
+  const clients = { replica: deps.readSql, primary: deps.sql }
   return new Elysia({ prefix: '/v1/deployments' })
     .use(deps.authenticated)
     .use(deps.limited)
@@ -43,11 +48,11 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps) {
     )
     .get('', ({ owner, request }) => {
       const query = queryOf(ListDeploymentsQuery, request)
-      return reads.run(owner.keyId, () => listWorkspaceDeployments(sql, owner, query))
+      return reads.run(owner.keyId, () => listWorkspaceDeployments(clients, owner, query))
     })
     .get('/:id', ({ owner, params, request }) => {
       queryOf(NoQuery, request)
       const { id } = pathOf(DeploymentIdParams, params)
-      return reads.run(owner.keyId, () => getDeployment(sql, boss, owner, id))
+      return receipts.run(owner.keyId, () => getDeployment(clients, boss, owner, id))
     })
 }

@@ -59,6 +59,15 @@ export async function acceptDeployment(
   return outcome.id
 }
 
+/**
+ * The two pools a read may use: `replica` (DATABASE_READ_URL, else the primary itself) for
+ * recorded deployments, `primary` for the queue and for rows the replica may not have yet.
+ */
+export interface ReadClients {
+  replica: Sql
+  primary: Sql
+}
+
 /** A recorded deployment as a receipt. */
 function recordedStatus(
   record: DeploymentRecord,
@@ -72,18 +81,19 @@ function recordedStatus(
  * what the queue knows of it; a 404 problem when neither knows the id.
  */
 export async function getDeployment(
-  sql: Sql,
+  { replica, primary }: ReadClients,
   boss: PgBoss,
   owner: KeyOwner,
   id: string,
 ): Promise<DeploymentStatus> {
-  const recorded = await findRecordedDeployment(sql, owner.workspaceId, id)
+  const recorded = await findRecordedDeployment(replica, owner.workspaceId, id)
   if (recorded) return recordedStatus(recorded.record, recorded.duplicateOf)
-  const queued = await findQueueStatus(sql, boss, owner.workspaceId, id)
+  const queued = await findQueueStatus(primary, boss, owner.workspaceId, id)
   if (queued) return queued
-  // The worker records a deployment and completes its job in one transaction, which may have
-  // committed between the two reads above: look at the table again before answering 404.
-  const late = await findRecordedDeployment(sql, owner.workspaceId, id)
+  // Asked on the primary: the worker records a deployment and completes its job in one
+  // transaction, which may have committed between the two reads above, and the replica may not
+  // have replayed it yet. Either way the row is there, and a 202's receipt is never a 404.
+  const late = await findRecordedDeployment(primary, owner.workspaceId, id)
   if (late) return recordedStatus(late.record, late.duplicateOf)
   throw problems.notFound(
     'No deployment with this id in your workspace: use the id from the Location of its 202, with a key of the same workspace.',
@@ -94,9 +104,13 @@ type ListQuery = Static<typeof ListDeploymentsQuery>
 
 const key = (value: string | undefined) => (value === undefined ? undefined : nameKey(value))
 
-/** One page of the workspace's deployments, newest `deployedAt` first, whatever their status. */
+/**
+ * One page of the workspace's deployments, newest `deployedAt` first, whatever their status:
+ * recorded ones from the replica, queued and failed ones from the queue, which only the primary
+ * holds up to date.
+ */
 export async function listWorkspaceDeployments(
-  sql: Sql,
+  { replica, primary }: ReadClients,
   owner: KeyOwner,
   query: ListQuery,
 ): Promise<DeploymentPage> {
@@ -114,13 +128,13 @@ export async function listWorkspaceDeployments(
   }
   const status = query.status ?? 'recorded'
   if (status === 'recorded') {
-    const page = await listDeployments(sql, filters)
+    const page = await listDeployments(replica, filters)
     return {
       data: page.records.map((record) => recordedStatus(record)),
       nextCursor: page.next ? encodeCursor(page.next) : null,
     }
   }
-  const page = await listUnrecordedDeployments(sql, { ...filters, status })
+  const page = await listUnrecordedDeployments(primary, { ...filters, status })
   return {
     data: page.jobs.map((job) => jobStatus(job, status === 'failed')),
     nextCursor: page.next ? encodeCursor(page.next) : null,

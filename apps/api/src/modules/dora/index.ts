@@ -12,7 +12,8 @@ import { deploymentFrequencyOf } from './service.ts'
  * (Prometheus metrics are another thing: `plugins/prometheus`, on METRICS_PORT.)
  */
 export function doraRoutes(deps: {
-  sql: Sql
+  /** The read pool: the replica at DATABASE_READ_URL, or the primary. */
+  readSql: Sql
   reads: ReadSlots
   authenticated: ReturnType<typeof auth>
   limited: ReturnType<typeof rateLimit>
@@ -22,6 +23,6 @@ export function doraRoutes(deps: {
     .use(deps.limited)
     .get('/deployment-frequency', ({ owner, request }) => {
       const query = queryOf(FrequencyQuery, request)
-      return deps.reads.run(owner.keyId, () => deploymentFrequencyOf(deps.sql, owner, query))
+      return deps.reads.run(owner.keyId, () => deploymentFrequencyOf(deps.readSql, owner, query))
     })
 }

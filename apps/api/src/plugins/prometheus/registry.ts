@@ -45,6 +45,12 @@ export function createApiMetrics() {
       registers,
     }),
     dbConnections: new Gauge({ ...POOL_GAUGE, registers }),
+    dbReadConnections: new Gauge({
+      name: 'shiplog_db_read_connections',
+      help: "This process's connections to the read replica (DATABASE_READ_URL) by state; none without one.",
+      labelNames: ['state'] as const,
+      registers,
+    }),
   }
 }
 
