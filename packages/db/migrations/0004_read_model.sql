@@ -74,7 +74,7 @@ create table deployment_cells (
   latest_version text not null,
   latest_commit_hash text not null,
   primary key (workspace_id, application_id, environment_id)
-);
+) with (fillfactor = 50); -- rewritten at every batch: room on the page keeps updates HOT
 
 -- Deployments per UTC day (bucket_days 1) and per ISO week (7) of every (environment,
 -- application), 32 buckets a row: a 400-day frequency window reads 13 rows an application
@@ -87,7 +87,7 @@ create table deployment_counts (
   block integer not null,
   counts integer[] not null check (cardinality(counts) = 32),
   primary key (workspace_id, environment_id, bucket_days, block, application_id)
-);
+) with (fillfactor = 90); -- the current blocks are rewritten at every batch
 
 -- What the two tables must hold, computed from the deployments: the fill below, the rebuild
 -- and `bun run db:verify` (read-model.ts) all use these definitions.

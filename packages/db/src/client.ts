@@ -13,6 +13,10 @@ export interface ClientOptions {
   maxConnections?: number
   /** Upper bound for any single statement, so a stuck query cannot pin a request forever. */
   statementTimeoutMs?: number
+  /** Settings sent when each connection starts (the plan test's generic plans, auto_explain). */
+  settings?: Record<string, string>
+  /** Receives the server's notices; dropped by default. */
+  onNotice?: (notice: postgres.Notice) => void
 }
 
 /**
@@ -43,11 +47,12 @@ export function createSql(url: string, options: ClientOptions): Sql {
     // a few seconds of outage delayed recovery by tens of seconds; retrying a refused
     // connection costs nothing, so cap the wait at 1 s.
     backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1) * (0.5 + Math.random() / 2),
-    onnotice: () => {},
+    onnotice: options.onNotice ?? (() => {}),
     types: { json: JSON_PASSING_STRINGS },
     connection: {
       application_name: options.applicationName,
       statement_timeout: options.statementTimeoutMs ?? 15_000,
+      ...options.settings,
     },
   })
 }

@@ -56,10 +56,11 @@ export async function seedDeployments(sql: Sql, shape: SeedShape): Promise<void>
     insert into environments (workspace_id, name, name_key)
     select ${ws}, name, name from unnest(${names}::text[]) name
     on conflict do nothing`
-  const thresholds = ENVIRONMENTS.reduce<number[]>(
-    (sums, [, share]) => [...sums, (sums.at(-1) ?? 0) + share],
-    [],
-  )
+  let cumulative = 0
+  const thresholds = ENVIRONMENTS.map(([, share]) => {
+    cumulative += share
+    return cumulative
+  })
   const chunks = Math.ceil(shape.deployments / chunk)
   for (let index = 0; index < chunks; index++) {
     const rows = Math.min(chunk, shape.deployments - index * chunk)

@@ -1,0 +1,195 @@
+// Every read query's plan uses the index it was written for, under generic plans
+// (plan_cache_mode = force_generic_plan): postgres.js prepares its statements, and after five
+// executions Postgres may switch to a generic plan, which knows nothing of the parameters. Plans
+// are captured by auto_explain on the test's own connection, as the app runs the queries.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type postgres from 'postgres'
+import { createSql, type Sql } from '../client.ts'
+import { RARE_ENVIRONMENT, seedDeployments } from '../testing/seed-deployments.ts'
+import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
+import { listApplications, listEnvironments } from './catalog.ts'
+import { deploymentMatrix } from './deployment-matrix.ts'
+import { type DeploymentFilters, findRecordedDeployment, listDeployments } from './deployments.ts'
+import { deploymentFrequency } from './frequency.ts'
+import { ensureWorkspace } from './workspaces.ts'
+
+interface PlanNode {
+  'Node Type': string
+  'Relation Name'?: string
+  'Index Name'?: string
+  Plans?: PlanNode[]
+}
+
+/** A scan of a plan: what it read and how. */
+interface Scan {
+  node: string
+  relation?: string
+  index?: string
+}
+
+let database: TestDatabase
+let seeder: Sql
+let sql: Sql
+let workspaceId: string
+const notices: postgres.Notice[] = []
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  seeder = createSql(database.url, { applicationName: 'plans-seed', maxConnections: 1 })
+  workspaceId = (await ensureWorkspace(seeder, 'plans')).id
+  await seedDeployments(seeder, {
+    workspaceId,
+    deployments: 20_000,
+    repositories: 5,
+    applicationsPerRepository: 10,
+    days: 400,
+    chunk: 5_000,
+  })
+  await seeder`vacuum analyze`
+  sql = createSql(database.url, {
+    applicationName: 'plans',
+    maxConnections: 1,
+    settings: {
+      plan_cache_mode: 'force_generic_plan',
+      session_preload_libraries: 'auto_explain',
+      'auto_explain.log_min_duration': '0',
+      'auto_explain.log_format': 'json',
+      client_min_messages: 'log',
+    },
+    onNotice: (notice) => notices.push(notice),
+  })
+}, 120_000)
+
+afterAll(async () => {
+  await sql?.end()
+  await seeder?.end()
+  await database?.drop()
+})
+
+function scansOf(node: PlanNode): Scan[] {
+  const own: Scan[] = node['Relation Name']
+    ? [{ node: node['Node Type'], relation: node['Relation Name'], index: node['Index Name'] }]
+    : node['Index Name']
+      ? [{ node: node['Node Type'], index: node['Index Name'] }]
+      : []
+  return [...own, ...(node.Plans ?? []).flatMap(scansOf)]
+}
+
+/** Runs a read and returns every scan of every statement it sent, from auto_explain's log. */
+async function scansWhile(read: () => Promise<unknown>): Promise<Scan[]> {
+  notices.length = 0
+  await read()
+  const plans = notices
+    .map((notice) => String(notice.message))
+    .filter((message) => message.includes('plan:'))
+    .map((message) => JSON.parse(message.slice(message.indexOf('{'))) as { Plan: PlanNode })
+  expect(plans.length).toBeGreaterThan(0)
+  return plans.flatMap((plan) => scansOf(plan.Plan))
+}
+
+const indexesOf = (scans: Scan[]) => new Set(scans.map((scan) => scan.index).filter(Boolean))
+const seqScanned = (scans: Scan[]) =>
+  scans.filter((scan) => scan.node === 'Seq Scan').map((scan) => scan.relation)
+
+const list = (filters: Partial<DeploymentFilters>) => () =>
+  listDeployments(sql, { workspaceId, limit: 50, ...filters })
+
+describe('under generic plans', () => {
+  const day = 86_400_000
+  const iso = (ms: number) => new Date(ms).toISOString()
+
+  const listings: [string, () => Partial<DeploymentFilters>, string][] = [
+    ['no filter', () => ({}), 'deployments_newest'],
+    [
+      'since and until',
+      () => ({ since: iso(Date.now() - 200 * day), until: iso(Date.now() - 190 * day) }),
+      'deployments_newest',
+    ],
+    ['environment', () => ({ environmentKey: 'production' }), 'deployments_by_environment'],
+    [
+      'rare environment',
+      () => ({ environmentKey: RARE_ENVIRONMENT }),
+      'deployments_by_environment',
+    ],
+    ['app', () => ({ appKey: 'svc-0001001' }), 'deployments_unique_delivery'],
+    [
+      'app and environment',
+      () => ({ appKey: 'svc-0001001', environmentKey: 'production' }),
+      'deployments_unique_delivery',
+    ],
+    ['repository', () => ({ repositoryKey: 'acme/repo-001' }), 'deployments_unique_delivery'],
+    ['version', () => ({ version: '1.5.3' }), 'deployments_by_version'],
+    ['commit prefix', () => ({ commitPrefix: 'abcd' }), 'deployments_by_commit_prefix'],
+    [
+      'long commit prefix with app',
+      () => ({ commitPrefix: 'abcdef0123', appKey: 'svc-0001001' }),
+      'deployments_by_commit_prefix',
+    ],
+  ]
+  for (const [name, filters, index] of listings) {
+    test(`GET /v1/deployments, ${name}: walks ${index}, no sequential scan of deployments`, async () => {
+      const scans = await scansWhile(list(filters()))
+      expect(indexesOf(scans)).toContain(index)
+      expect(seqScanned(scans)).not.toContain('deployments')
+    })
+  }
+
+  test('the next page starts where the cursor points, on the same index', async () => {
+    const first = await list({})()
+    expect(first.next).not.toBeNull()
+    const scans = await scansWhile(list({ after: first.next ?? undefined }))
+    expect(indexesOf(scans)).toContain('deployments_newest')
+    expect(seqScanned(scans)).not.toContain('deployments')
+  })
+
+  test('a receipt is one probe of the primary key', async () => {
+    const [row] = await seeder<{ id: string }[]>`select id from deployments limit 1`
+    const scans = await scansWhile(() => findRecordedDeployment(sql, workspaceId, row?.id ?? ''))
+    expect(indexesOf(scans)).toContain('deployments_pkey')
+    expect(seqScanned(scans)).not.toContain('deployments')
+  })
+
+  const summaries: [string, () => Promise<unknown>][] = [
+    ['GET /v1/applications', () => listApplications(sql, workspaceId)],
+    ['GET /v1/applications?repository=', () => listApplications(sql, workspaceId, 'acme/repo-001')],
+    ['GET /v1/environments', () => listEnvironments(sql, workspaceId)],
+    ['GET /v1/state', () => deploymentMatrix(sql, workspaceId)],
+    ['GET /v1/state?repository=', () => deploymentMatrix(sql, workspaceId, 'acme/repo-001')],
+  ]
+  for (const [name, read] of summaries) {
+    test(`${name} reads deployment_cells and never a deployment`, async () => {
+      const scans = await scansWhile(read)
+      expect(scans.map((scan) => scan.relation)).toContain('deployment_cells')
+      expect(
+        scans.filter(
+          (scan) => scan.relation === 'deployments' || scan.index?.startsWith('deployments_'),
+        ),
+      ).toEqual([])
+    })
+  }
+
+  const windows: [string, 'day' | 'week', number][] = [
+    ['400 days', 'day', 400],
+    ['260 weeks', 'week', 260 * 7],
+  ]
+  for (const [name, bucket, days] of windows) {
+    test(`deployment frequency over ${name}: whole buckets from deployment_counts_pkey, part-days from deployments_by_environment`, async () => {
+      // Not at midnight, so both ends are part-days.
+      const until = BigInt(Date.now() - (Date.now() % day) - 5 * 3_600_000) * 1000n
+      const since = until - BigInt(days) * BigInt(day) * 1000n + 7_200_000_000n
+      const scans = await scansWhile(() =>
+        deploymentFrequency(sql, {
+          workspaceId,
+          environmentKey: 'production',
+          bucket,
+          since,
+          until,
+        }),
+      )
+      expect(indexesOf(scans)).toContain('deployment_counts_pkey')
+      expect(indexesOf(scans)).toContain('deployments_by_environment')
+      expect(seqScanned(scans)).not.toContain('deployments')
+      expect(seqScanned(scans)).not.toContain('deployment_counts')
+    })
+  }
+})
