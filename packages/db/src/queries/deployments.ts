@@ -102,7 +102,8 @@ function pageRows(sql: Sql, query: DeploymentFilters) {
       select d.* from deployment_cells c
       cross join lateral (
         select d.* from deployments d
-         where d.application_id = c.application_id and d.environment_id = c.environment_id
+         where d.workspace_id = c.workspace_id and d.application_id = c.application_id
+           and d.environment_id = c.environment_id
                ${rowConditions(sql, query)}
          order by d.deployed_at desc, d.id desc limit ${limit}) d
        where c.workspace_id = ${query.workspaceId}
@@ -112,7 +113,12 @@ function pageRows(sql: Sql, query: DeploymentFilters) {
   }
   return sql`
     select d.* from deployments d
-     where ${query.environmentKey === undefined ? sql`d.workspace_id = ${query.workspaceId}` : sql`d.environment_id = ${environmentId(sql, query)}`}
+     where ${
+       // Not both: with the workspace too, generic plans walk deployments_newest and filter.
+       query.environmentKey === undefined
+         ? sql`d.workspace_id = ${query.workspaceId}`
+         : sql`d.environment_id = ${environmentId(sql, query)}`
+     }
            ${rowConditions(sql, query)}
      order by d.deployed_at desc, d.id desc limit ${limit}`
 }

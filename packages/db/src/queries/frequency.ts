@@ -38,11 +38,11 @@ function rollupRows(tx: Tx, workspaceId: string, environmentId: string, range: B
 }
 
 // A part of one day: a range scan of deployments_by_environment (environment, deployedAt).
-function partDayRows(tx: Tx, environmentId: string, from: bigint, to: bigint) {
+function partDayRows(tx: Tx, workspaceId: string, environmentId: string, from: bigint, to: bigint) {
   return tx<{ applicationId: string; count: number }[]>`
     select application_id::text as "applicationId", count(*)::int as count
       from deployments
-     where environment_id = ${environmentId}
+     where workspace_id = ${workspaceId} and environment_id = ${environmentId}
        and deployed_at >= ${iso(from)}::text::timestamptz and deployed_at < ${iso(to)}::text::timestamptz
      group by application_id`
 }
@@ -78,7 +78,9 @@ export async function deploymentFrequency(
        where workspace_id = ${workspaceId} and name_key = ${query.environmentKey}`
     if (!environment) return []
     const [partDays, rollups] = await Promise.all([
-      Promise.all(plan.partDays.map(({ from, to }) => partDayRows(tx, environment.id, from, to))),
+      Promise.all(
+        plan.partDays.map(({ from, to }) => partDayRows(tx, workspaceId, environment.id, from, to)),
+      ),
       Promise.all(plan.rollups.map((range) => rollupRows(tx, workspaceId, environment.id, range))),
     ])
     plan.partDays.forEach(({ from }, index) => {
