@@ -150,7 +150,7 @@ CREATE INDEX api_keys_prefix ON public.api_keys USING btree (prefix);
 
 CREATE INDEX applications_by_name ON public.applications USING btree (workspace_id, name_key);
 
-CREATE INDEX deployments_by_commit_prefix ON public.deployments USING btree (workspace_id, "left"(commit_hash, 7) COLLATE "C");
+CREATE INDEX deployments_by_commit_prefix ON public.deployments USING btree ("left"(commit_hash, 7) COLLATE "C");
 
 CREATE INDEX deployments_by_environment ON public.deployments USING btree (environment_id, deployed_at);
 
@@ -158,7 +158,7 @@ CREATE INDEX deployments_by_version ON public.deployments USING btree (workspace
 
 CREATE INDEX deployments_newest ON public.deployments USING btree (workspace_id, deployed_at);
 
-CREATE UNIQUE INDEX deployments_unique_delivery ON public.deployments USING btree (application_id, environment_id, deployed_at, ((md5(((version || '/'::text) || commit_hash)))::uuid));
+CREATE UNIQUE INDEX deployments_unique_delivery ON public.deployments USING btree (application_id, environment_id, deployed_at, (((('x'::text || "left"(md5(((version || '/'::text) || commit_hash)), 16)))::bit(64))::bigint));
 
 CREATE INDEX idempotency_keys_expiry ON public.idempotency_keys USING btree (expires_at);
 

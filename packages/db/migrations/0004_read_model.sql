@@ -8,20 +8,23 @@
 -- and the trigger.
 lock table deployments in share row exclusive mode;
 
--- Deduplication keyed by an md5 of version and commit instead of their text (the commit is
--- hexadecimal, so '/' separates the two unambiguously): 56 bytes an entry instead of about 110.
--- Ordered by cell then deployedAt, it is also the index of every per-cell read: the latest
--- deployment of a cell, a cell's history, the `?app=` listing (deployments.ts).
+-- Deduplication keyed by 64 bits of an md5 of version and commit instead of their text (the
+-- commit is hexadecimal, so '/' separates the two unambiguously): 32 bytes of key instead of
+-- about 100. Two different deliveries collide only if they share application, environment and
+-- deployedAt to the microsecond and then 64 bits of hash. Ordered by cell then deployedAt, it is
+-- also the index of every per-cell read: the latest deployment of a cell, a cell's history, the
+-- `?app=` and `?repository=` listings (deployments.ts).
 alter table deployments drop constraint deployments_unique_delivery;
 create unique index deployments_unique_delivery
-  on deployments (application_id, environment_id, deployed_at, (md5(version || '/' || commit_hash)::uuid));
+  on deployments (application_id, environment_id, deployed_at,
+                  (('x' || left(md5(version || '/' || commit_hash), 16))::bit(64)::bigint));
 
--- `?commitHash=` matches a prefix of at least 4 digits: the first 7 (git's short hash) narrow a
--- workspace's millions of commits to a handful, in a fifth of the full text's space. In C order,
--- so the prefix is a plain range that generic plans use too (deployments.ts).
+-- `?commitHash=` matches a prefix of at least 4 digits: the first 7 (git's short hash) narrow
+-- millions of commits to a handful, in a fifth of the full text's space; the workspace is
+-- checked on the rows found. In C order, so the prefix is a plain range that generic plans use
+-- too (deployments.ts).
 drop index deployments_by_commit;
-create index deployments_by_commit_prefix
-  on deployments (workspace_id, (left(commit_hash, 7) collate "C"));
+create index deployments_by_commit_prefix on deployments ((left(commit_hash, 7) collate "C"));
 
 -- `?app=` walks the delivery index cell by cell, which deployments_by_application duplicated.
 drop index deployments_by_application;

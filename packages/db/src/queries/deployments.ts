@@ -32,15 +32,23 @@ interface Row extends DeploymentRecord {
 // a range: every hexadecimal digit sorts below 'g'.
 const INDEXED_COMMIT_DIGITS = 7
 
+const afterAt = (sql: Sql, micros: bigint) =>
+  sql`(timestamptz 'epoch' + ${String(micros)}::bigint * interval '1 microsecond')`
+
+/** The window's conditions: since and until. */
+function windowConditions(sql: Sql, query: DeploymentFilters) {
+  return sql`
+    ${query.since === undefined ? sql`` : sql`and d.deployed_at >= ${query.since}::text::timestamptz`}
+    ${query.until === undefined ? sql`` : sql`and d.deployed_at < ${query.until}::text::timestamptz`}`
+}
+
 /**
- * The conditions every path applies to the rows it walks: window, keyset and exact filters.
+ * The conditions every path applies to the rows it walks: exact filters, window and keyset.
  * The keyset's `deployed_at <=` is implied by the row comparison, stated so an index on
  * deployedAt alone can start its backward scan there.
  */
 function rowConditions(sql: Sql, query: DeploymentFilters) {
   const { after, commitPrefix } = query
-  const afterAt = (micros: bigint) =>
-    sql`(timestamptz 'epoch' + ${String(micros)}::bigint * interval '1 microsecond')`
   const indexed = (prefix: string) => prefix.slice(0, INDEXED_COMMIT_DIGITS)
   return sql`
     ${query.version === undefined ? sql`` : sql`and d.version = ${query.version}`}
@@ -51,13 +59,12 @@ function rowConditions(sql: Sql, query: DeploymentFilters) {
               and left(d.commit_hash, 7) collate "C" < ${`${indexed(commitPrefix)}g`}
               and starts_with(d.commit_hash, ${commitPrefix})`
     }
-    ${query.since === undefined ? sql`` : sql`and d.deployed_at >= ${query.since}::text::timestamptz`}
-    ${query.until === undefined ? sql`` : sql`and d.deployed_at < ${query.until}::text::timestamptz`}
+    ${windowConditions(sql, query)}
     ${
       after === undefined
         ? sql``
-        : sql`and d.deployed_at <= ${afterAt(after.deployedAtMicros)}
-              and (d.deployed_at, d.id) < (${afterAt(after.deployedAtMicros)}, ${after.id}::uuid)`
+        : sql`and d.deployed_at <= ${afterAt(sql, after.deployedAtMicros)}
+              and (d.deployed_at, d.id) < (${afterAt(sql, after.deployedAtMicros)}, ${after.id}::uuid)`
     }`
 }
 
@@ -98,17 +105,36 @@ function pageRows(sql: Sql, query: DeploymentFilters) {
       select * from matches d order by d.deployed_at desc, d.id desc limit ${limit}`
   }
   if (byApplication) {
+    // Two passes over the cells, so a page reads about its own size, not cells × its size:
+    // first, from the index alone, the deployedAt the page cannot reach below (the limit-th
+    // newest over all cells, of rows strictly before the cursor: a subset of the page's rows,
+    // so its limit-th newest is no newer than the page's last); then the rows from there on.
     return sql`
-      select d.* from deployment_cells c
+      with cells as materialized (
+        select c.workspace_id, c.application_id, c.environment_id from deployment_cells c
+         where c.workspace_id = ${query.workspaceId}
+           and c.application_id in (${applicationIds(sql, query)})
+           ${query.environmentKey === undefined ? sql`` : sql`and c.environment_id = ${environmentId(sql, query)}`}),
+      newest as (
+        select x.deployed_at from cells c
+        cross join lateral (
+          select d.deployed_at from deployments d
+           where d.application_id = c.application_id and d.environment_id = c.environment_id
+                 ${windowConditions(sql, query)}
+                 ${query.after === undefined ? sql`` : sql`and d.deployed_at < ${afterAt(sql, query.after.deployedAtMicros)}`}
+           order by d.deployed_at desc limit ${limit}) x
+         order by x.deployed_at desc limit ${limit}),
+      reach as (
+        select case when count(*) < ${limit} then '-infinity' else min(deployed_at) end as floor
+          from newest)
+      select d.* from cells c
       cross join lateral (
         select d.* from deployments d
          where d.workspace_id = c.workspace_id and d.application_id = c.application_id
            and d.environment_id = c.environment_id
+           and d.deployed_at >= (select floor from reach)
                ${rowConditions(sql, query)}
          order by d.deployed_at desc, d.id desc limit ${limit}) d
-       where c.workspace_id = ${query.workspaceId}
-         and c.application_id in (${applicationIds(sql, query)})
-         ${query.environmentKey === undefined ? sql`` : sql`and c.environment_id = ${environmentId(sql, query)}`}
        order by d.deployed_at desc, d.id desc limit ${limit}`
   }
   return sql`

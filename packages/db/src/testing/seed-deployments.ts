@@ -28,7 +28,7 @@ export const RARE_ENVIRONMENT = 'disaster-recovery'
  * Seeds a workspace with SQL alone, fast enough for millions of rows: repositories, applications,
  * environments, then deployments in time order (as they arrive in production, so indexes grow as
  * they would). Applications are skewed: the first ones deploy far more often than the rest, as busy
- * services do. Deployment ids are UUIDv7 of their deployedAt. The read model follows through the
+ * services do; each numbers its own releases. Deployment ids are UUIDv7 of their deployedAt. The read model follows through the
  * deployments' trigger.
  */
 export async function seedDeployments(sql: Sql, shape: SeedShape): Promise<void> {
@@ -64,7 +64,10 @@ export async function seedDeployments(sql: Sql, shape: SeedShape): Promise<void>
   const chunks = Math.ceil(shape.deployments / chunk)
   for (let index = 0; index < chunks; index++) {
     const rows = Math.min(chunk, shape.deployments - index * chunk)
-    await sql`
+    await sql.begin(async (tx) => {
+      // A chunk may take longer than a request's timeout on a busy machine; it is no request.
+      await tx`set local statement_timeout = 0`
+      await tx`
       with apps as (
         select array_agg(id order by id) as ids from applications where workspace_id = ${ws}),
       envs as (
@@ -75,7 +78,15 @@ export async function seedDeployments(sql: Sql, shape: SeedShape): Promise<void>
                  + (${index} + random()) / ${chunks} * ${days} * interval '1 day' as at,
                1 + floor(cardinality(apps.ids) * power(random(), 2))::integer as app,
                random() as env_draw, apps.ids as app_ids, envs.ids as env_ids, n
-          from generate_series(1, ${rows}) n, apps, envs)
+          from generate_series(1, ${rows}) n, apps, envs),
+      -- Each application numbers its own releases, as teams do: 1.0.1, 1.0.2…
+      released as (
+        select application_id, sum(deployment_count) as count from deployment_cells
+         where workspace_id = ${ws} group by application_id),
+      numbered as (
+        select picked.*,
+               (coalesce(released.count, 0) + row_number() over (partition by app order by at))::bigint as release
+          from picked left join released on released.application_id = picked.app_ids[picked.app])
       insert into deployments (id, workspace_id, application_id, environment_id, version,
                                commit_hash, description, author, deployed_at, received_at, recorded_at)
       select (lpad(to_hex(floor(extract(epoch from at) * 1000)::bigint), 12, '0') || '7'
@@ -83,12 +94,13 @@ export async function seedDeployments(sql: Sql, shape: SeedShape): Promise<void>
              ${ws}, app_ids[app],
              env_ids[case when app % 100 = 7 and env_draw < 0.05 then ${names.length}
                           else 1 + (select count(*) from unnest(${thresholds}::float8[]) t where env_draw >= t)::integer end],
-             '1.' || (n % 97) || '.' || (n % 13),
+             '1.' || (release / 100) || '.' || (release % 100),
              md5(n::text || at::text) || substr(md5(at::text), 1, 8),
              case when n % 2 = 0 then 'Release ' || (n % 97) end,
              'dev-' || (n % 200), at, at + interval '2 seconds', at + interval '2.05 seconds'
-        from picked
+        from numbered
        order by at`
+    })
   }
   await sql`analyze`
 }
