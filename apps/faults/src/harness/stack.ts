@@ -4,6 +4,7 @@ import { createBoss, DEPLOYMENTS_QUEUE, type PgBoss } from '@shiplog/db/queue'
 import { randomPort } from '@shiplog/db/testing/free-port'
 import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
 import { TcpProxy } from './proxy.ts'
+import { expectReadModelExact } from './read-model.ts'
 import { answersOk, ServiceProcess, until } from './service.ts'
 
 /** Ports for a stack's API processes; random, so scenarios never collide with each other. */
@@ -136,15 +137,24 @@ export class Stack {
     return rows.filter((row) => row.terminated).length
   }
 
-  /** Stops every process, the proxy and the database. */
+  /**
+   * Stops every process and the proxy, checks the read model against the deployments (every
+   * scenario's afterAll ends here, so a scenario that leaves it out of step fails), then drops
+   * the database whatever happened.
+   */
   async close(): Promise<void> {
-    await Promise.all([
-      ...this.apis.map((api) => api.process.stop()),
-      ...this.workers.map((worker) => worker.stop()),
-    ])
-    await this.proxy.stop()
-    await this.boss.stop({ graceful: false, close: true }).catch(() => {})
-    await this.sql.end()
-    await this.database.drop()
+    try {
+      await Promise.all([
+        ...this.apis.map((api) => api.process.stop()),
+        ...this.workers.map((worker) => worker.stop()),
+      ])
+      await this.proxy.stop()
+      await this.boss.stop({ graceful: false, close: true }).catch(() => {})
+      // Nothing writes any more: this is the state the scenario leaves behind.
+      await expectReadModelExact(this.sql)
+    } finally {
+      await this.sql.end()
+      await this.database.drop()
+    }
   }
 }

@@ -226,7 +226,11 @@ describe('planWindow', () => {
     expect(plan.bucketCount).toBe(2)
     expect(plan.partDays).toEqual([{ from: monday, to: monday + 1n }])
     expect(plan.rollups).toEqual([
-      { bucketDays: 7, from: bucketOfDay('week', dayOf(since)), to: bucketOfDay('week', dayOf(monday)) },
+      {
+        bucketDays: 7,
+        from: bucketOfDay('week', dayOf(since)),
+        to: bucketOfDay('week', dayOf(monday)),
+      },
     ])
     expect(planWindow('week', since, monday).bucketCount).toBe(1)
   })
