@@ -68,6 +68,8 @@ function rowConditions(sql: Sql, query: DeploymentFilters) {
     }`
 }
 
+// The applications a filter names: applications_by_name (workspace, name key), or the
+// repository's through repositories_unique_name.
 const applicationIds = (sql: Sql, query: DeploymentFilters) => sql`
   select a.id from applications a join repositories r on r.id = a.repository_id
    where a.workspace_id = ${query.workspaceId}
@@ -174,7 +176,10 @@ export async function listDeployments(sql: Sql, query: DeploymentFilters): Promi
   }
 }
 
-/** A recorded deployment by its id, or by the receipt id of a delivery that repeated it. */
+/**
+ * A recorded deployment by its id, or by the receipt id of a delivery that repeated it: a probe
+ * of deployment_aliases_pkey, then of deployments_pkey.
+ */
 export async function findRecordedDeployment(
   sql: Sql,
   workspaceId: string,
