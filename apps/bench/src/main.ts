@@ -1,9 +1,10 @@
-// `bun run bench`: the API's ingest throughput and latency against a batch-size-1 baseline in the
-// same run, the worker's drain rate, and the API's peak memory; writes docs/benchmarks.md.
-import { writeFile } from 'node:fs/promises'
+// The ingest half of `bun run bench`: the API's ingest throughput and latency against a
+// batch-size-1 baseline in the same run, the worker's drain rate, and the API's peak memory; writes
+// docs/benchmarks.md but its read section (`bun run bench:read`, read/main.ts, runs after this).
 import { cpus, release, totalmem } from 'node:os'
 import { createSql } from '@shiplog/db/client'
 import { stopTestServer, testServer } from '@shiplog/db/testing/test-database'
+import { writeIngestPart } from './benchmarks-file.ts'
 import { measureDrain } from './drain.ts'
 import { type IngestPlan, measureIngest } from './ingest.ts'
 import { type BenchReport, renderMarkdown, renderTable } from './report.ts'
@@ -76,7 +77,7 @@ try {
   log(`  ${Math.round(report.drain.baseline.perSecond)} recorded/s`)
 
   console.log(`\n${renderTable(report)}\n`)
-  await writeFile(new URL('../../../docs/benchmarks.md', import.meta.url), renderMarkdown(report))
+  await writeIngestPart(renderMarkdown(report))
   log('wrote docs/benchmarks.md')
 } finally {
   await stopTestServer()

@@ -1,0 +1,49 @@
+import type { Sql } from '@shiplog/db/client'
+
+/** One table or index of schema public and its main fork's size. */
+export interface RelationSize {
+  name: string
+  kind: 'table' | 'index'
+  /** The table an index belongs to; the table itself for a table. */
+  table: string
+  bytes: number
+}
+
+/** What Shiplog's tables take on disk at one size. */
+export interface Storage {
+  deployments: number
+  /** pg_total_relation_size of every table in schema public: heap, indexes, TOAST, maps. */
+  totalBytes: number
+  bytesPerDeployment: number
+  relations: RelationSize[]
+}
+
+/**
+ * Sizes Shiplog's tables (schema public; pg-boss keeps its own schema) and counts the deployments
+ * they hold, so the bytes a deployment costs include its share of the read model and indexes.
+ */
+export async function measureStorage(sql: Sql): Promise<Storage> {
+  const [totals] = await sql<{ deployments: number; totalBytes: number }[]>`
+    select (select count(*) from deployments)::int as deployments,
+           (select sum(pg_total_relation_size(c.oid))
+              from pg_class c join pg_namespace n on n.oid = c.relnamespace
+             where n.nspname = 'public' and c.relkind in ('r', 'p'))::float8 as "totalBytes"`
+  const relations = await sql<RelationSize[]>`
+    select c.relname as name,
+           case when c.relkind in ('i', 'I') then 'index' else 'table' end as kind,
+           coalesce(t.relname, c.relname) as table,
+           pg_relation_size(c.oid)::float8 as bytes
+      from pg_class c
+      join pg_namespace n on n.oid = c.relnamespace
+      left join pg_index i on i.indexrelid = c.oid
+      left join pg_class t on t.oid = i.indrelid
+     where n.nspname = 'public' and c.relkind in ('r', 'p', 'i', 'I')
+     order by pg_relation_size(c.oid) desc, c.relname`
+  if (!totals) throw new Error('could not size the database')
+  return {
+    deployments: totals.deployments,
+    totalBytes: totals.totalBytes,
+    bytesPerDeployment: totals.totalBytes / totals.deployments,
+    relations: [...relations],
+  }
+}
