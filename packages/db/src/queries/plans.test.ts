@@ -1,7 +1,7 @@
-// Every read query's plan uses the index it was written for, under generic plans
-// (plan_cache_mode = force_generic_plan): postgres.js prepares its statements, and after five
-// executions Postgres may switch to a generic plan, which knows nothing of the parameters. Plans
-// are captured by auto_explain on the test's own connection, as the app runs the queries.
+// Every read query's plan uses the index it was written for, with custom plans and with generic
+// ones (plan_cache_mode = force_generic_plan): postgres.js prepares its statements, and after
+// five executions Postgres may switch to a generic plan, which knows nothing of the parameters.
+// Plans are captured by auto_explain on the test's own connection, as the app runs the queries.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type postgres from 'postgres'
 import { createSql, type Sql } from '../client.ts'
@@ -50,7 +50,6 @@ beforeAll(async () => {
     applicationName: 'plans',
     maxConnections: 1,
     settings: {
-      plan_cache_mode: 'force_generic_plan',
       session_preload_libraries: 'auto_explain',
       'auto_explain.log_min_duration': '0',
       'auto_explain.log_format': 'json',
@@ -94,7 +93,12 @@ const seqScanned = (scans: Scan[]) =>
 const list = (filters: Partial<DeploymentFilters>) => () =>
   listDeployments(sql, { workspaceId, limit: 50, ...filters })
 
-describe('under generic plans', () => {
+describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => {
+  // One connection, so the setting holds for every statement of the describe.
+  beforeAll(async () => {
+    await sql.unsafe(`set plan_cache_mode = ${mode}`)
+  })
+
   const day = 86_400_000
   const iso = (ms: number) => new Date(ms).toISOString()
 
