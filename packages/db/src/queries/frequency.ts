@@ -66,13 +66,14 @@ export async function deploymentFrequency(
     iso(bucketStart(unit, plan.firstBucket + index)),
   )
   const countsOf = new Map<string, number[]>()
-  const add = (applicationId: string, bucket: number, count: number) => {
+  // An application's counts, indexed from the window's first bucket.
+  const countsFor = (applicationId: string) => {
     let counts = countsOf.get(applicationId)
     if (!counts) {
       counts = new Array<number>(plan.bucketCount).fill(0)
       countsOf.set(applicationId, counts)
     }
-    counts[bucket - plan.firstBucket] = (counts[bucket - plan.firstBucket] ?? 0) + count
+    return counts
   }
 
   const names = await inSnapshot(sql, async (tx) => {
@@ -87,20 +88,26 @@ export async function deploymentFrequency(
       Promise.all(plan.rollups.map((range) => rollupRows(tx, workspaceId, environment.id, range))),
     ])
     plan.partDays.forEach(({ from }, index) => {
-      const bucket = bucketOfDay(unit, dayOf(from))
-      for (const row of partDays[index] ?? []) add(row.applicationId, bucket, row.count)
+      const at = bucketOfDay(unit, dayOf(from)) - plan.firstBucket
+      for (const row of partDays[index] ?? []) {
+        const counts = countsFor(row.applicationId)
+        counts[at] = (counts[at] ?? 0) + row.count
+      }
     })
+    // Hundreds of thousands of counts at a time: one lookup per row, then plain array writes.
     plan.rollups.forEach((range, index) => {
+      const sameWidth = range.bucketDays === BUCKET_DAYS[unit]
       for (const row of rollups[index] ?? []) {
-        row.counts.forEach((count, offset) => {
-          if (count === 0) return
+        // Looked up at the first count: an application with none in the window is not listed.
+        let counts: number[] | undefined
+        for (let offset = 0; offset < row.counts.length; offset++) {
+          const count = row.counts[offset] ?? 0
+          if (count === 0) continue
+          counts ??= countsFor(row.applicationId)
           const number = row.first + offset
-          add(
-            row.applicationId,
-            range.bucketDays === BUCKET_DAYS[unit] ? number : bucketOfDay(unit, number),
-            count,
-          )
-        })
+          const at = (sameWidth ? number : bucketOfDay(unit, number)) - plan.firstBucket
+          counts[at] = (counts[at] ?? 0) + count
+        }
       }
     })
     if (countsOf.size === 0) return []
