@@ -5,13 +5,22 @@ import {
   instantFromMicros,
   LATEST_MICROS,
   nameKey,
-  parseDateTime,
 } from '@shiplog/schema'
 import fc from 'fast-check'
 import { createSql, type Sql, type Tx } from './client.ts'
 import { recordDeployments } from './queries/record-deployments.ts'
 import { ensureWorkspace } from './queries/workspaces.ts'
 import { readModelMatches, rebuildReadModel, verifyReadModel } from './read-model.ts'
+import {
+  APPS,
+  type Content,
+  ENVIRONMENTS,
+  emptyRecordedTables,
+  jobId,
+  microsOf,
+  REPOSITORIES,
+  toJob,
+} from './testing/recorded-jobs.ts'
 import { createTestDatabase, type TestDatabase } from './testing/test-database.ts'
 
 // The read model (migration 0004) must hold exactly what its expected_* views compute from the
@@ -35,27 +44,6 @@ afterAll(async () => {
 
 const DAY_MICROS = 86_400_000_000n
 
-/** The tables a run writes, children first. */
-const RUN_TABLES = [
-  'deployment_aliases',
-  'deployment_cells',
-  'deployment_counts',
-  'deployments',
-  'applications',
-  'environments',
-  'repositories',
-]
-
-function at(text: string): bigint {
-  const parsed = parseDateTime(text)
-  if (!parsed.ok) throw new Error(`${text} is not a date-time the tests can use`)
-  return parsed.instant.micros
-}
-
-// Three repositories, four applications and three environments, most with a second spelling.
-const REPOSITORIES = ['acme/shop', 'ACME/Shop', 'acme/infra', 'other/tools']
-const APPS = ['api', 'API', 'web', 'Web', 'worker', 'billing']
-const ENVIRONMENTS = ['production', 'Production', 'staging', 'dev']
 const VERSIONS = ['1.0.0', '1.0.1', '2.0.0']
 const COMMITS = [
   'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
@@ -75,23 +63,12 @@ const INSTANTS = [
     '1970-01-01T00:00:00Z',
     '1969-12-29T00:00:00Z',
     '1969-11-30T00:00:00Z',
-  ].flatMap((text) => [at(text) - 1n, at(text), at(text) + 1n]),
+  ].flatMap((text) => [microsOf(text) - 1n, microsOf(text), microsOf(text) + 1n]),
   EARLIEST_MICROS,
   EARLIEST_MICROS + 7n * DAY_MICROS - 1n,
-  at('9999-12-27T00:00:00Z'),
+  microsOf('9999-12-27T00:00:00Z'),
   LATEST_MICROS,
 ]
-
-/** What makes two deliveries the same deployment, names compared by their key. */
-interface Content {
-  workspace: 0 | 1
-  repository: string
-  app: string
-  environment: string
-  version: string
-  commitHash: string
-  at: bigint
-}
 
 const contentKey = (c: Content) =>
   [
@@ -168,29 +145,6 @@ interface Delivered {
   content: Content
 }
 
-/** Unique job ids whose order is the rank's: the index only breaks ties and keeps them apart. */
-const jobId = (rank: number, index: number) =>
-  `${rank.toString(16).padStart(8, '0')}-0000-7000-8000-${index.toString(16).padStart(12, '0')}`
-
-function toJob(id: string, c: Content): DeploymentJob {
-  return {
-    id,
-    workspaceId: workspaceIds[c.workspace],
-    receivedAt: '2026-05-04T12:00:00.000Z',
-    deployment: {
-      repositoryFullName: c.repository,
-      environment: c.environment,
-      app: c.app,
-      version: c.version,
-      commitHash: c.commitHash,
-      description: null,
-      author: null,
-      deployedAt: instantFromMicros(c.at).iso,
-      monorepoPath: null,
-    },
-  }
-}
-
 /** What the generated run exercised, so the property cannot pass by never reaching a case. */
 const reached = {
   runs: 0,
@@ -217,7 +171,7 @@ function deliveriesOf(steps: { batches: { op: Op; rank: number }[][] }[]) {
         const id = jobId(rank, delivered.length)
         let next: Delivered
         if (op.kind === 'new' || !previous)
-          next = { job: toJob(id, op.content), content: op.content }
+          next = { job: toJob(id, op.content, workspaceIds), content: op.content }
         else if (op.kind === 'retry') {
           next = previous
           reached.retries++
@@ -239,7 +193,7 @@ function deliveriesOf(steps: { batches: { op: Op; rank: number }[][] }[]) {
                     commitHash: op.content.commitHash,
                   }
                 : { ...respelled, at: op.content.at }
-          next = { job: toJob(id, c), content: c }
+          next = { job: toJob(id, c, workspaceIds), content: c }
           if (op.kind === 'alias') reached.aliases++
         }
         delivered.push(next)
@@ -270,13 +224,6 @@ function deliveriesOf(steps: { batches: { op: Op; rank: number }[][] }[]) {
   }
   for (const contents of instantsPerCell.values()) if (contents.size > 1) reached.ties++
   return { delivered, steps: resolved }
-}
-
-/** Empties every table a run writes, keeping the two workspaces (delete: truncate is slower). */
-async function reset() {
-  await sql.begin(async (tx) => {
-    for (const table of RUN_TABLES) await tx`delete from ${tx(table)}`
-  })
 }
 
 const record = (jobs: DeploymentJob[]) =>
@@ -373,7 +320,7 @@ describe('the read model, after any run of recorded batches', () => {
     await fc.assert(
       fc.asyncProperty(run, async (generated) => {
         reached.runs++
-        await reset()
+        await emptyRecordedTables(sql)
         const { delivered, steps } = deliveriesOf(generated)
         for (const batches of steps) {
           await Promise.all(batches.map(record))
@@ -399,37 +346,49 @@ describe('the read model, after any run of recorded batches', () => {
 describe('corruption and repair', () => {
   // Built in the tests: the workspaces exist only once beforeAll has run.
   const fixture = (): DeploymentJob[] => [
-    toJob(jobId(1, 1), {
-      workspace: 0,
-      repository: 'acme/shop',
-      app: 'api',
-      environment: 'production',
-      version: '1.0.0',
-      commitHash: COMMITS[0] as string,
-      at: at('2026-05-04T00:00:00Z'),
-    }),
-    toJob(jobId(2, 2), {
-      workspace: 0,
-      repository: 'acme/shop',
-      app: 'api',
-      environment: 'production',
-      version: '1.0.1',
-      commitHash: COMMITS[1] as string,
-      at: at('1969-12-31T23:59:59.999999Z'),
-    }),
-    toJob(jobId(3, 3), {
-      workspace: 1,
-      repository: 'other/tools',
-      app: 'worker',
-      environment: 'staging',
-      version: '2.0.0',
-      commitHash: COMMITS[2] as string,
-      at: at('2026-05-01T12:00:00Z'),
-    }),
+    toJob(
+      jobId(1, 1),
+      {
+        workspace: 0,
+        repository: 'acme/shop',
+        app: 'api',
+        environment: 'production',
+        version: '1.0.0',
+        commitHash: COMMITS[0] as string,
+        at: microsOf('2026-05-04T00:00:00Z'),
+      },
+      workspaceIds,
+    ),
+    toJob(
+      jobId(2, 2),
+      {
+        workspace: 0,
+        repository: 'acme/shop',
+        app: 'api',
+        environment: 'production',
+        version: '1.0.1',
+        commitHash: COMMITS[1] as string,
+        at: microsOf('1969-12-31T23:59:59.999999Z'),
+      },
+      workspaceIds,
+    ),
+    toJob(
+      jobId(3, 3),
+      {
+        workspace: 1,
+        repository: 'other/tools',
+        app: 'worker',
+        environment: 'staging',
+        version: '2.0.0',
+        commitHash: COMMITS[2] as string,
+        at: microsOf('2026-05-01T12:00:00Z'),
+      },
+      workspaceIds,
+    ),
   ]
 
   test('a changed count, a lost cell and a stray block are reported by table; rebuild restores them', async () => {
-    await reset()
+    await emptyRecordedTables(sql)
     const jobs = fixture()
     expect(await record(jobs)).toBe(3)
     await expectExact()
@@ -441,7 +400,7 @@ describe('corruption and repair', () => {
     ])
 
     // One more deployment on the api's day of 2026-05-04 than there was.
-    const day = dayNumber(at('2026-05-04T00:00:00Z'))
+    const day = dayNumber(microsOf('2026-05-04T00:00:00Z'))
     const changed = await sql<{ counts: number[] }[]>`
       update deployment_counts c set counts[${(day & 31) + 1}] = counts[${(day & 31) + 1}] + 1
         from applications a
@@ -503,7 +462,7 @@ describe('corruption and repair', () => {
   })
 
   test('a stale latest deployment is reported, not only wrong counts', async () => {
-    await reset()
+    await emptyRecordedTables(sql)
     await record(fixture())
     await sql`update deployment_cells set latest_version = 'stale' where latest_version = '1.0.0'`
     const checks = await verifyReadModel(sql)
@@ -537,18 +496,22 @@ describe('the latest deployment of a cell', () => {
     ['dev', '0001-01-01T00:00:00.000001Z'],
   ] as const) {
     test(`follows (deployedAt, id), ties in deployedAt included (${instant})`, async () => {
-      await reset()
-      const t = at(instant)
+      await emptyRecordedTables(sql)
+      const t = microsOf(instant)
       const deploy = (last: string, micros: bigint, version: string) =>
-        toJob(id(last), {
-          workspace: 0,
-          repository: 'acme/shop',
-          app: 'api',
-          environment,
-          version,
-          commitHash: COMMITS[0] as string,
-          at: micros,
-        })
+        toJob(
+          id(last),
+          {
+            workspace: 0,
+            repository: 'acme/shop',
+            app: 'api',
+            environment,
+            version,
+            commitHash: COMMITS[0] as string,
+            at: micros,
+          },
+          workspaceIds,
+        )
       const iso = (micros: bigint) => instantFromMicros(micros).iso
       const expectLatest = async (count: number, last: string, micros: bigint, version: string) => {
         expect(await latestOf(environment)).toEqual({
@@ -584,18 +547,22 @@ describe('the latest deployment of a cell', () => {
   }
 
   test('two transactions writing one cell at once: the second waits for the first, then adds to it', async () => {
-    await reset()
-    const t = at('2026-05-04T00:00:00Z')
+    await emptyRecordedTables(sql)
+    const t = microsOf('2026-05-04T00:00:00Z')
     const deploy = (last: string, micros: bigint) =>
-      toJob(id(last), {
-        workspace: 1,
-        repository: 'acme/infra',
-        app: 'web',
-        environment: 'production',
-        version: last,
-        commitHash: COMMITS[1] as string,
-        at: micros,
-      })
+      toJob(
+        id(last),
+        {
+          workspace: 1,
+          repository: 'acme/infra',
+          app: 'web',
+          environment: 'production',
+          version: last,
+          commitHash: COMMITS[1] as string,
+          at: micros,
+        },
+        workspaceIds,
+      )
     await record([deploy('1', t - DAY_MICROS)])
     const [cell] = await sql<{ applicationId: string; environmentId: string }[]>`
       select application_id::text as "applicationId", environment_id::text as "environmentId"

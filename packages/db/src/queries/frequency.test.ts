@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import {
-  type DeploymentJob,
-  EARLIEST_MICROS,
-  instantFromMicros,
-  LATEST_MICROS,
-  nameKey,
-  parseDateTime,
-} from '@shiplog/schema'
+import { type DeploymentJob, EARLIEST_MICROS, LATEST_MICROS, nameKey } from '@shiplog/schema'
 import fc from 'fast-check'
 import { createSql, type Sql, type Tx } from '../client.ts'
+import {
+  APPS,
+  type Content,
+  ENVIRONMENTS,
+  emptyRecordedTables,
+  jobId,
+  microsOf,
+  REPOSITORIES,
+  toJob,
+} from '../testing/recorded-jobs.ts'
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
 import { deploymentFrequency, type FrequencyCounts } from './frequency.ts'
 import type { BucketUnit } from './frequency-window.ts'
@@ -35,32 +38,8 @@ afterAll(async () => {
 
 const DAY = 86_400_000_000n
 
-/** Empties every table a run writes, children first, keeping the workspaces. */
-async function reset() {
-  await sql.begin(async (tx) => {
-    for (const table of [
-      'deployment_aliases',
-      'deployment_cells',
-      'deployment_counts',
-      'deployments',
-      'applications',
-      'environments',
-      'repositories',
-    ])
-      await tx`delete from ${tx(table)}`
-  })
-}
 const WEEK = 7n * DAY
 
-function at(text: string): bigint {
-  const parsed = parseDateTime(text)
-  if (!parsed.ok) throw new Error(`${text} is not a date-time the tests can use`)
-  return parsed.instant.micros
-}
-
-const REPOSITORIES = ['acme/shop', 'ACME/Shop', 'acme/infra', 'other/tools']
-const APPS = ['api', 'API', 'web', 'Web', 'worker', 'billing']
-const ENVIRONMENTS = ['production', 'Production', 'staging', 'dev']
 const VERSIONS = ['1.0.0', '2.0.0']
 const COMMITS = ['a94a8fe5ccb19ba61c4c0873d391e987982fbbd3', 'abcdef1']
 
@@ -68,10 +47,10 @@ const COMMITS = ['a94a8fe5ccb19ba61c4c0873d391e987982fbbd3', 'abcdef1']
 // a Monday, the epoch (windows around it cross into 1969), the first and the last weeks a client
 // can send.
 const ANCHORS = [
-  at('2026-05-04T00:00:00Z'),
-  at('1970-01-01T00:00:00Z'),
+  microsOf('2026-05-04T00:00:00Z'),
+  microsOf('1970-01-01T00:00:00Z'),
   EARLIEST_MICROS,
-  at('9999-11-20T00:00:00Z'),
+  microsOf('9999-11-20T00:00:00Z'),
 ]
 
 const clamp = (micros: bigint) =>
@@ -91,16 +70,6 @@ const offset = (spread: number) =>
   )
 const near = (anchor: number, spread: number) =>
   offset(spread).map((shift) => clamp((ANCHORS[anchor] as bigint) + shift))
-
-interface Content {
-  workspace: 0 | 1
-  repository: string
-  app: string
-  environment: string
-  version: string
-  commitHash: string
-  at: bigint
-}
 
 const contentAt = (anchor: number) =>
   fc.record({
@@ -190,28 +159,6 @@ const scenario = fc.integer({ min: 0, max: ANCHORS.length - 1 }).chain((anchor) 
   }),
 )
 
-const jobId = (rank: number, index: number) =>
-  `${rank.toString(16).padStart(8, '0')}-0000-7000-8000-${index.toString(16).padStart(12, '0')}`
-
-function toJob(id: string, c: Content): DeploymentJob {
-  return {
-    id,
-    workspaceId: workspaceIds[c.workspace],
-    receivedAt: '2026-05-04T12:00:00.000Z',
-    deployment: {
-      repositoryFullName: c.repository,
-      environment: c.environment,
-      app: c.app,
-      version: c.version,
-      commitHash: c.commitHash,
-      description: null,
-      author: null,
-      deployedAt: instantFromMicros(c.at).iso,
-      monorepoPath: null,
-    },
-  }
-}
-
 const keyOf = (...parts: (string | number | bigint)[]) => parts.join('\u0000')
 
 /**
@@ -300,16 +247,19 @@ test('property: deploymentFrequency equals a count of the recorded deployments, 
   }
   await fc.assert(
     fc.asyncProperty(scenario, async ({ batches, strays, windows }) => {
-      await reset()
+      await emptyRecordedTables(sql)
       const all: { job: DeploymentJob; content: Content }[] = []
       const delivered = [...batches, strays].map((items) =>
         items.map(({ content, repeat, rank }) => {
           const earlier = repeat ? all[repeat.ref % Math.max(all.length, 1)] : undefined
           const next = !earlier
-            ? { job: toJob(jobId(rank, all.length), content), content }
+            ? { job: toJob(jobId(rank, all.length), content, workspaceIds), content }
             : repeat?.sameId
               ? earlier
-              : { job: toJob(jobId(rank, all.length), earlier.content), content: earlier.content }
+              : {
+                  job: toJob(jobId(rank, all.length), earlier.content, workspaceIds),
+                  content: earlier.content,
+                }
           if (earlier) reached.repeats++
           all.push(next)
           return next
