@@ -3,9 +3,21 @@ import type { Sql } from '../client.ts'
 
 export type { ApplicationSummary, EnvironmentSummary, LatestDeployment } from '@shiplog/schema'
 
-// Counts and latest deployments come from `deployment_cells` (a row per application and
-// environment, its primary key leading with the workspace): summed and picked among a few rows
-// per application, never by counting deployments.
+/**
+ * Per application or per environment of the workspace, from its `deployment_cells` (a row per
+ * application and environment, the primary key leading with the workspace): `totals`, the sum of
+ * their counts, and `latest`, the newest of them. A few rows per group, never a count of
+ * deployments.
+ */
+const perGroup = (sql: Sql, workspaceId: string, group: 'application_id' | 'environment_id') => sql`
+  cells as (
+    select * from deployment_cells where workspace_id = ${workspaceId}),
+  totals as (
+    select ${sql(group)}, sum(deployment_count)::int as count from cells group by 1),
+  latest as (
+    select distinct on (${sql(group)}) * from cells
+     order by ${sql(group)}, latest_deployed_at desc, latest_id desc)`
+
 const latestJson = `json_build_object(
   'id', latest.latest_id, 'app', a.name, 'environment', e.name, 'version', latest.latest_version,
   'commitHash', latest.latest_commit_hash, 'deployedAt', iso_utc(latest.latest_deployed_at))`
@@ -17,13 +29,7 @@ export async function listApplications(
   repositoryKey?: string,
 ): Promise<ApplicationSummary[]> {
   return sql<ApplicationSummary[]>`
-    with cells as (
-      select * from deployment_cells where workspace_id = ${workspaceId}),
-    totals as (
-      select application_id, sum(deployment_count)::int as count from cells group by 1),
-    latest as (
-      select distinct on (application_id) * from cells
-       order by application_id, latest_deployed_at desc, latest_id desc)
+    with ${perGroup(sql, workspaceId, 'application_id')}
     select a.name as app, r.full_name as "repositoryFullName", a.monorepo_path as "monorepoPath",
            coalesce(totals.count, 0) as "deploymentCount",
            case when latest.latest_id is null then null else ${sql.unsafe(latestJson)} end as "lastDeployment"
@@ -43,13 +49,7 @@ export async function listEnvironments(
   workspaceId: string,
 ): Promise<EnvironmentSummary[]> {
   return sql<EnvironmentSummary[]>`
-    with cells as (
-      select * from deployment_cells where workspace_id = ${workspaceId}),
-    totals as (
-      select environment_id, sum(deployment_count)::int as count from cells group by 1),
-    latest as (
-      select distinct on (environment_id) * from cells
-       order by environment_id, latest_deployed_at desc, latest_id desc)
+    with ${perGroup(sql, workspaceId, 'environment_id')}
     select e.name as environment, coalesce(totals.count, 0) as "deploymentCount",
            case when latest.latest_id is null then null else ${sql.unsafe(latestJson)} end as "lastDeployment"
       from environments e
