@@ -86,8 +86,8 @@ const environmentId = (sql: Sql, query: DeploymentFilters) => sql`(
  * - version or commit: few rows match; they are collected by deployments_by_version or
  *   deployments_by_commit_prefix, then sorted (materialized, so no plan walks a time index
  *   hoping to meet them);
- * - app or repository: per cell of those applications (deployment_cells), a backward walk of
- *   deployments_unique_delivery (application, environment, deployedAt), merged;
+ * - app or repository: per cell of those applications (deployment_cells), backward walks of
+ *   deployments_unique_delivery (application, environment, deployedAt) in two passes (below);
  * - environment: a backward walk of deployments_by_environment;
  * - none: a backward walk of deployments_newest (workspace, deployedAt).
  */
