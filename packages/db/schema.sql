@@ -62,10 +62,10 @@ create table deployment_counts (
   application_id bigint not null,
   bucket_days smallint not null,
   block integer not null,
-  counts integer[] not null,
+  counts text not null,
   constraint deployment_counts_application_id_fkey FOREIGN KEY (application_id) REFERENCES applications(id) ON DELETE CASCADE,
   constraint deployment_counts_bucket_days_check CHECK ((bucket_days = ANY (ARRAY[1, 7]))),
-  constraint deployment_counts_counts_check CHECK ((cardinality(counts) = 32)),
+  constraint deployment_counts_counts_check CHECK ((counts ~ '^([0-9]|[12][0-9]|3[01]):[1-9][0-9]*(,([0-9]|[12][0-9]|3[01]):[1-9][0-9]*)*$'::text)),
   constraint deployment_counts_environment_id_fkey FOREIGN KEY (environment_id) REFERENCES environments(id) ON DELETE CASCADE,
   constraint deployment_counts_pkey PRIMARY KEY (workspace_id, environment_id, bucket_days, block, application_id),
   constraint deployment_counts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
@@ -162,22 +162,25 @@ CREATE UNIQUE INDEX deployments_unique_delivery ON public.deployments USING btre
 
 CREATE INDEX idempotency_keys_expiry ON public.idempotency_keys USING btree (expires_at);
 
-CREATE OR REPLACE FUNCTION public.add_block_counts(a integer[], b integer[])
- RETURNS integer[]
+CREATE OR REPLACE FUNCTION public.add_block_counts(a text, b text)
+ RETURNS text
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE STRICT
 AS $function$
-  select array_agg(x + y order by i) from unnest(a, b) with ordinality as pair(x, y, i)
+  select block_counts(array_agg(slot), array_agg(count))
+    from (select split_part(pair, ':', 1)::integer as slot, sum(split_part(pair, ':', 2)::integer)::integer as count
+            from unnest(string_to_array(a || ',' || b, ',')) as pair
+           group by 1) merged
 $function$;
 
 CREATE OR REPLACE FUNCTION public.block_counts(slots integer[], counts integer[])
- RETURNS integer[]
+ RETURNS text
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE STRICT
 AS $function$
-  select array_agg(coalesce(given.count, 0) order by slot)
-    from generate_series(0, 31) slot
-    left join unnest(slots, counts) as given(slot, count) using (slot)
+  select string_agg(slot || ':' || count, ',' order by slot)
+    from unnest(slots, counts) as given(slot, count)
+   where count <> 0
 $function$;
 
 CREATE OR REPLACE FUNCTION public.bucket_number(at timestamp with time zone, bucket_days smallint)

@@ -286,7 +286,11 @@ async function readModelAndRecount() {
       ([cell, { count, latest }]) =>
         `${cell} ${count} ${latest.id} ${latest.micros} ${latest.version} ${latest.commitHash}`,
     ),
-    counts: [...counts].map(([key, block]) => `${key} ${block.join(',')}`),
+    // As migration 0005 stores them: 'slot:count' of the non-zero slots, in slot order.
+    counts: [...counts].map(
+      ([key, block]) =>
+        `${key} ${block.flatMap((count, slot) => (count > 0 ? [`${slot}:${count}`] : [])).join(',')}`,
+    ),
   }
   const actualCells = await sql<{ line: string }[]>`
     select concat_ws(' ', workspace_id, application_id, environment_id, deployment_count, latest_id,
@@ -294,8 +298,7 @@ async function readModelAndRecount() {
                      latest_version, latest_commit_hash) as line
       from deployment_cells`
   const actualCounts = await sql<{ line: string }[]>`
-    select concat_ws(' ', workspace_id, environment_id, application_id, bucket_days, block,
-                     array_to_string(counts, ',')) as line
+    select concat_ws(' ', workspace_id, environment_id, application_id, bucket_days, block, counts) as line
       from deployment_counts`
   return {
     actual: {
@@ -401,8 +404,8 @@ describe('corruption and repair', () => {
 
     // One more deployment on the api's day of 2026-05-04 than there was.
     const day = dayNumber(microsOf('2026-05-04T00:00:00Z'))
-    const changed = await sql<{ counts: number[] }[]>`
-      update deployment_counts c set counts[${(day & 31) + 1}] = counts[${(day & 31) + 1}] + 1
+    const changed = await sql<{ counts: string }[]>`
+      update deployment_counts c set counts = add_block_counts(counts, ${`${day & 31}:1`})
         from applications a
        where a.id = c.application_id and a.name_key = 'api' and c.bucket_days = 1
          and c.block = ${day >> 5}
@@ -419,13 +422,12 @@ describe('corruption and repair', () => {
       side: line.slice(0, 1),
       row: JSON.parse(line.slice(2)),
     }))
-    const slots = (counts: number[]) => counts.flatMap((n, slot) => (n > 0 ? [[slot, n]] : []))
-    expect(
-      examples.map(({ side, row }) => [side, row.bucket_days, row.block, slots(row.counts)]),
-    ).toEqual([
-      ['-', 1, day >> 5, [[day & 31, 1]]],
-      ['+', 1, day >> 5, [[day & 31, 2]]],
-    ])
+    expect(examples.map(({ side, row }) => [side, row.bucket_days, row.block, row.counts])).toEqual(
+      [
+        ['-', 1, day >> 5, `${day & 31}:1`],
+        ['+', 1, day >> 5, `${day & 31}:2`],
+      ],
+    )
     expect(Object.keys(examples[0]?.row ?? {})).toEqual([
       'workspace_id',
       'environment_id',

@@ -1,5 +1,7 @@
 import { type DeploymentFrequency, instantFromMicros } from '@shiplog/schema'
 import type { Sql, Tx } from '../client.ts'
+import { applicationsInOrder } from './application-order.ts'
+import { addRollupRows } from './frequency-rollup.ts'
 import {
   BUCKET_DAYS,
   type BucketRange,
@@ -27,17 +29,17 @@ export interface FrequencyQuery {
 const iso = (micros: bigint) => instantFromMicros(micros).iso
 
 // Whole days and weeks: a range scan of deployment_counts' primary key (workspace, environment,
-// bucket width, block), 32 buckets a row. Each row is cut to the range's buckets: printing the
-// arrays is most of the query's time. `first` is the bucket number of a row's first count.
-function rollupRows(tx: Tx, workspaceId: string, environmentId: string, range: BucketRange) {
+// bucket width, block), 32 buckets a row, stored as text (migration 0005) and joined into one
+// text that frequency-rollup.ts reads: the server copies bytes, and the client parses one value
+// instead of thousands of rows.
+async function rollupRows(tx: Tx, workspaceId: string, environmentId: string, range: BucketRange) {
   const { first, last } = blocksOf(range)
-  return tx<{ applicationId: string; first: number; counts: number[] }[]>`
-    select application_id::text as "applicationId",
-           greatest(block * 32, ${range.from}::int) as first,
-           counts[greatest(1, ${range.from}::int - block * 32 + 1) : least(32, ${range.to}::int - block * 32)] as counts
+  const [row] = await tx<{ rows: string | null }[]>`
+    select string_agg(application_id || ' ' || block || ' ' || counts, ' ') as rows
       from deployment_counts
      where workspace_id = ${workspaceId} and environment_id = ${environmentId}
        and bucket_days = ${range.bucketDays} and block between ${first} and ${last}`
+  return row?.rows ?? null
 }
 
 // A part of one day: a range scan of deployments_by_environment (environment, deployedAt).
@@ -94,40 +96,24 @@ export async function deploymentFrequency(
         counts[at] = (counts[at] ?? 0) + row.count
       }
     })
-    // Hundreds of thousands of counts at a time: one lookup per row, then plain array writes.
     plan.rollups.forEach((range, index) => {
-      const sameWidth = range.bucketDays === BUCKET_DAYS[unit]
-      for (const row of rollups[index] ?? []) {
-        // Looked up at the first count: an application with none in the window is not listed.
-        let counts: number[] | undefined
-        for (let offset = 0; offset < row.counts.length; offset++) {
-          const count = row.counts[offset] ?? 0
-          if (count === 0) continue
-          counts ??= countsFor(row.applicationId)
-          const number = row.first + offset
-          const at = (sameWidth ? number : bucketOfDay(unit, number)) - plan.firstBucket
-          counts[at] = (counts[at] ?? 0) + count
-        }
-      }
+      const indexOf =
+        range.bucketDays === BUCKET_DAYS[unit]
+          ? (number: number) => number - plan.firstBucket
+          : (day: number) => bucketOfDay(unit, day) - plan.firstBucket
+      addRollupRows(rollups[index] ?? null, range, { countsFor, indexOf })
     })
     if (countsOf.size === 0) return []
-    return tx<{ id: string; app: string; repositoryFullName: string }[]>`
-      select a.id::text, a.name as app, r.full_name as "repositoryFullName"
-        from applications a join repositories r on r.id = a.repository_id
-       where a.id = any(${[...countsOf.keys()]}::bigint[])
-       order by r.full_name_key, a.name_key`
+    return applicationsInOrder(sql, tx, workspaceId, countsOf.keys())
   })
 
-  const applications = names.map(({ id, app, repositoryFullName }) => ({
-    app,
-    repositoryFullName,
-    counts: countsOf.get(id) ?? [],
-  }))
   const totals = new Array<number>(plan.bucketCount).fill(0)
-  for (const { counts } of applications) {
-    counts.forEach((count, index) => {
-      totals[index] = (totals[index] ?? 0) + count
-    })
-  }
+  const applications = names.map(({ id, app, repositoryFullName }) => {
+    const counts = countsOf.get(id) ?? totals.map(() => 0)
+    for (let index = 0; index < counts.length; index++) {
+      totals[index] = (totals[index] ?? 0) + (counts[index] ?? 0)
+    }
+    return { app, repositoryFullName, counts }
+  })
   return { buckets, applications, totals }
 }
