@@ -10,11 +10,13 @@ create table api_keys (
   created_at timestamp with time zone default now() not null,
   last_used_at timestamp with time zone,
   revoked_at timestamp with time zone,
+  scopes text[] default '{deployments:write,read}'::text[] not null,
   constraint api_keys_key_hash_check CHECK ((length(key_hash) = 32)),
   constraint api_keys_key_hash_key UNIQUE (key_hash),
   constraint api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 255))),
   constraint api_keys_pkey PRIMARY KEY (id),
   constraint api_keys_rate_limit_per_minute_check CHECK ((rate_limit_per_minute > 0)),
+  constraint api_keys_scopes_check CHECK (((cardinality(scopes) > 0) AND (scopes <@ '{deployments:write,incidents:write,read,admin}'::text[]))),
   constraint api_keys_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 

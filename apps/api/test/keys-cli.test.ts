@@ -37,14 +37,68 @@ test('keys list shows prefix, name, limit, last use and status, never the key', 
   expect(listed.code).toBe(0)
   const [header, row] = listed.stdout.trim().split('\n')
   expect(header).toMatch(
-    /ID\s+WORKSPACE\s+NAME\s+PREFIX\s+LIMIT\/MIN\s+CREATED\s+LAST USED\s+STATUS/,
+    /ID\s+WORKSPACE\s+NAME\s+PREFIX\s+SCOPES\s+LIMIT\/MIN\s+CREATED\s+LAST USED\s+STATUS/,
   )
   expect(row).toContain('deployer')
   expect(row).toContain(key.slice(0, 16))
+  expect(row).toContain(' deployments:write,read ')
   expect(row).toContain(' 30 ')
   expect(row).toMatch(/active$/)
   expect(row).toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/)
   expect(listed.stdout).not.toContain(key)
+})
+
+test('--scope limits what a key may do: 403 with a problem body naming the scope it lacks', async () => {
+  const create = async (name: string, ...scopes: string[]) => {
+    const args = ['keys', 'create', '--workspace', 'cli-scopes', '--name', name]
+    const created = await runCli([...args, ...scopes.flatMap((scope) => ['--scope', scope])], env)
+    expect({ code: created.code, stderr: created.stderr }).toEqual({ code: 0, stderr: '' })
+    return created.stdout.trim().split('\n').at(-1) as string
+  }
+  const reader = await create('dashboard', 'read')
+  const writer = await create('pipeline', 'deployments:write')
+  const admin = await create('operator', 'admin')
+  const both = await create('both', 'read,incidents:write', 'deployments:write')
+
+  const refused = await h.post(validDeployment(), { key: reader })
+  expect(refused.status).toBe(403)
+  expect(refused.headers.get('content-type')).toBe('application/problem+json')
+  const problem = (await refused.json()) as Record<string, unknown>
+  expect(problem).toMatchObject({ type: '/problems/forbidden', title: 'Forbidden', status: 403 })
+  expect(String(problem.detail)).toContain('needs deployments:write')
+  expect(String(problem.detail)).toContain('bun run keys create --scope deployments:write')
+
+  const read = (key: string, path: string) => h.get(path, { key })
+  for (const path of [
+    '/v1/deployments',
+    '/v1/applications',
+    '/v1/environments',
+    '/v1/state',
+    '/v1/metrics/deployment-frequency?environment=production',
+  ]) {
+    expect({ path, status: (await read(writer, path)).status }).toEqual({ path, status: 403 })
+    expect({ path, status: (await read(reader, path)).status }).toEqual({ path, status: 200 })
+    expect({ path, status: (await read(admin, path)).status }).toEqual({ path, status: 200 })
+  }
+  // Checked before the body and the parameters: a key without the scope learns nothing more.
+  expect((await h.post({ nonsense: true }, { key: reader })).status).toBe(403)
+  expect((await read(writer, '/v1/deployments?limit=nope')).status).toBe(403)
+  expect((await h.post(validDeployment({ version: 'w1' }), { key: writer })).status).toBe(202)
+  expect((await h.post(validDeployment({ version: 'a1' }), { key: admin })).status).toBe(202)
+  expect((await h.post(validDeployment({ version: 'b1' }), { key: both })).status).toBe(202)
+
+  const listed = await runCli(['keys', 'list', '--workspace', 'cli-scopes'], env)
+  expect(listed.stdout).toMatch(/dashboard .* read /)
+  expect(listed.stdout).toMatch(/both .* read,incidents:write,deployments:write /)
+
+  const bad = await runCli(
+    ['keys', 'create', '--workspace', 'x', '--name', 'x', '--scope', 'root'],
+    env,
+  )
+  expect(bad.code).toBe(2)
+  expect(bad.stderr).toContain(
+    '--scope must name one of deployments:write, incidents:write, read, admin; got "root"',
+  )
 })
 
 test('a --rate-limit key gets that quota', async () => {

@@ -1,11 +1,17 @@
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { findKeysByIdOrPrefix, listApiKeys, revokeApiKey } from '@shiplog/db/queries/api-keys'
+import { DEFAULT_SCOPES, isScope, SCOPES, type Scope } from '@shiplog/schema'
 import { parseCommandArgs, runCommand, table, UsageError } from './command.ts'
 import { openDatabase } from './database.ts'
 
 const USAGE = `Usage:
-  bun run keys create --workspace <slug> --name <label> [--rate-limit <per-minute>]
-      create a key (and the workspace if new); the key is the last line printed, shown once
+  bun run keys create --workspace <slug> --name <label> [--scope <scope>]… [--rate-limit <per-minute>]
+      create a key (and the workspace if new); the key is the last line printed, shown once.
+      Scopes (repeat --scope, or separate them with commas; default: deployments:write,read):
+        deployments:write  record deployments and their commits
+        incidents:write    open, change and resolve incidents
+        read               read deployments, applications, state and metrics
+        admin              all of the above, and void deployments
   bun run keys list [--workspace <slug>]
       list keys: id, workspace, name, prefix, limit, created, last used, status
   bun run keys revoke <key-prefix-or-id>
@@ -15,6 +21,19 @@ const USAGE = `Usage:
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/
 
+/** The scopes named by --scope (repeated, or comma-separated), or the default ones. */
+function scopesOf(given: string[] | undefined): Scope[] {
+  if (!given) return [...DEFAULT_SCOPES]
+  const named = given.flatMap((value) => value.split(',')).map((value) => value.trim())
+  const unknown = named.filter((value) => !isScope(value))
+  if (unknown.length > 0 || named.length === 0) {
+    throw new UsageError(
+      `--scope must name one of ${SCOPES.join(', ')}; got ${unknown.map((value) => `"${value}"`).join(', ') || 'nothing'}`,
+    )
+  }
+  return [...new Set(named.filter(isScope))]
+}
+
 const when = (date: Date | null) => (date ? date.toISOString().replace(/\.\d+Z$/, 'Z') : '-')
 
 await runCommand(USAGE, async (argv, env) => {
@@ -22,7 +41,11 @@ await runCommand(USAGE, async (argv, env) => {
     workspace: { type: 'string' },
     name: { type: 'string' },
     'rate-limit': { type: 'string' },
-  }) as { positionals: string[]; values: Record<string, string | undefined> }
+    scope: { type: 'string', multiple: true },
+  }) as {
+    positionals: string[]
+    values: Record<string, string | undefined> & { scope?: string[] }
+  }
   const [command, target] = positionals
 
   if (command === 'create') {
@@ -37,12 +60,18 @@ await runCommand(USAGE, async (argv, env) => {
     if (perMinute !== null && !(Number.isInteger(perMinute) && perMinute > 0)) {
       throw new UsageError('--rate-limit must be a whole number of requests per minute')
     }
+    const scopes = scopesOf(values.scope)
     const db = await openDatabase(env)
     try {
-      const issued = await issueApiKey(db.sql, { workspace, name, rateLimitPerMinute: perMinute })
+      const issued = await issueApiKey(db.sql, {
+        workspace,
+        name,
+        scopes,
+        rateLimitPerMinute: perMinute,
+      })
       console.log(
         `Created key "${name}" (id ${issued.id}, prefix ${issued.prefix}) for workspace "${workspace}"` +
-          `${issued.workspaceCreated ? ' (new workspace)' : ''}` +
+          `${issued.workspaceCreated ? ' (new workspace)' : ''}, with the scopes ${scopes.join(', ')}` +
           `${perMinute ? `, limited to ${perMinute} requests a minute` : ''}.`,
       )
       console.log('Store it now: only its hash is kept, so it cannot be shown again.')
@@ -65,12 +94,23 @@ await runCommand(USAGE, async (argv, env) => {
       }
       console.log(
         table(
-          ['ID', 'WORKSPACE', 'NAME', 'PREFIX', 'LIMIT/MIN', 'CREATED', 'LAST USED', 'STATUS'],
+          [
+            'ID',
+            'WORKSPACE',
+            'NAME',
+            'PREFIX',
+            'SCOPES',
+            'LIMIT/MIN',
+            'CREATED',
+            'LAST USED',
+            'STATUS',
+          ],
           keys.map((key) => [
             key.id,
             key.workspace,
             key.name,
             key.prefix,
+            key.scopes.join(','),
             key.rateLimitPerMinute ? String(key.rateLimitPerMinute) : 'default',
             when(key.createdAt),
             when(key.lastUsedAt),

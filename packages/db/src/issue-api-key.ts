@@ -1,3 +1,4 @@
+import { DEFAULT_SCOPES, type Scope } from '@shiplog/schema'
 import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-key.ts'
 import type { Sql } from './client.ts'
 import { insertApiKey } from './queries/api-keys.ts'
@@ -11,10 +12,18 @@ export interface IssuedApiKey {
   workspaceCreated: boolean
 }
 
-/** Creates a key for a workspace (creating the workspace if needed); stores only its hash. */
+/**
+ * Creates a key for a workspace (creating the workspace if needed); stores only its hash. Without
+ * `scopes` it gets the default ones (record deployments, read).
+ */
 export async function issueApiKey(
   sql: Sql,
-  options: { workspace: string; name: string; rateLimitPerMinute?: number | null },
+  options: {
+    workspace: string
+    name: string
+    scopes?: readonly Scope[]
+    rateLimitPerMinute?: number | null
+  },
 ): Promise<IssuedApiKey> {
   const workspace = await ensureWorkspace(sql, options.workspace)
   const key = generateApiKey()
@@ -23,6 +32,7 @@ export async function issueApiKey(
     name: options.name,
     prefix: apiKeyPrefix(key),
     keyHash: hashApiKey(key),
+    scopes: options.scopes ?? DEFAULT_SCOPES,
     rateLimitPerMinute: options.rateLimitPerMinute ?? null,
   })
   return { id, key, prefix: apiKeyPrefix(key), workspaceCreated: workspace.created }

@@ -34,6 +34,7 @@ export {
   parseParameters,
 } from './parameters.ts'
 export { FieldError, Problem } from './problem.ts'
+export { allows, DEFAULT_SCOPES, isScope, SCOPES, type Scope } from './scopes.ts'
 export { checkText } from './text.ts'
 export { UUID } from './uuid.ts'
 export { type ValidationResult, validateDeployment } from './validate-deployment.ts'

@@ -1,17 +1,19 @@
+import type { Scope } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
 
-/** Who a valid key speaks for, and the quota it has. */
+/** Who a valid key speaks for, what it may do, and the quota it has. */
 export interface KeyOwner {
   keyId: string
   workspaceId: string
   workspaceSlug: string
+  scopes: Scope[]
   rateLimitPerMinute: number | null
 }
 
 /** The unrevoked key with this hash, if any. */
 export async function findActiveKey(sql: Sql, keyHash: Buffer): Promise<KeyOwner | undefined> {
   const [row] = await sql<KeyOwner[]>`
-    select k.id as "keyId", w.id::text as "workspaceId", w.slug as "workspaceSlug",
+    select k.id as "keyId", w.id::text as "workspaceId", w.slug as "workspaceSlug", k.scopes,
            k.rate_limit_per_minute as "rateLimitPerMinute"
       from api_keys k join workspaces w on w.id = k.workspace_id
      where k.key_hash = ${keyHash} and k.revoked_at is null`
@@ -42,14 +44,16 @@ export interface NewApiKey {
   name: string
   prefix: string
   keyHash: Buffer
+  scopes: readonly Scope[]
   rateLimitPerMinute: number | null
 }
 
 /** Stores a new key's hash and returns its id. */
 export async function insertApiKey(sql: Sql, key: NewApiKey): Promise<string> {
   const [row] = await sql<{ id: string }[]>`
-    insert into api_keys (workspace_id, name, prefix, key_hash, rate_limit_per_minute)
-    values (${key.workspaceId}, ${key.name}, ${key.prefix}, ${key.keyHash}, ${key.rateLimitPerMinute})
+    insert into api_keys (workspace_id, name, prefix, key_hash, scopes, rate_limit_per_minute)
+    values (${key.workspaceId}, ${key.name}, ${key.prefix}, ${key.keyHash}, ${[...key.scopes]}::text[],
+            ${key.rateLimitPerMinute})
     returning id`
   if (!row) throw new Error('the key was not stored')
   return row.id
@@ -61,6 +65,7 @@ export interface ApiKeySummary {
   workspace: string
   name: string
   prefix: string
+  scopes: Scope[]
   rateLimitPerMinute: number | null
   createdAt: Date
   lastUsedAt: Date | null
@@ -70,7 +75,8 @@ export interface ApiKeySummary {
 /** Every key, or those of one workspace, oldest first. */
 export async function listApiKeys(sql: Sql, workspaceSlug?: string): Promise<ApiKeySummary[]> {
   return sql<ApiKeySummary[]>`
-    select k.id, w.slug as workspace, k.name, k.prefix, k.rate_limit_per_minute as "rateLimitPerMinute",
+    select k.id, w.slug as workspace, k.name, k.prefix, k.scopes,
+           k.rate_limit_per_minute as "rateLimitPerMinute",
            k.created_at as "createdAt", k.last_used_at as "lastUsedAt", k.revoked_at as "revokedAt"
       from api_keys k join workspaces w on w.id = k.workspace_id
      where ${workspaceSlug === undefined ? sql`true` : sql`w.slug = ${workspaceSlug}`}
@@ -81,7 +87,8 @@ export async function listApiKeys(sql: Sql, workspaceSlug?: string): Promise<Api
 export async function findKeysByIdOrPrefix(sql: Sql, idOrPrefix: string): Promise<ApiKeySummary[]> {
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrPrefix)
   return sql<ApiKeySummary[]>`
-    select k.id, w.slug as workspace, k.name, k.prefix, k.rate_limit_per_minute as "rateLimitPerMinute",
+    select k.id, w.slug as workspace, k.name, k.prefix, k.scopes,
+           k.rate_limit_per_minute as "rateLimitPerMinute",
            k.created_at as "createdAt", k.last_used_at as "lastUsedAt", k.revoked_at as "revokedAt"
       from api_keys k join workspaces w on w.id = k.workspace_id
      where ${isUuid ? sql`k.id = ${idOrPrefix}` : sql`starts_with(k.prefix, ${idOrPrefix.slice(0, 16)})`}`

@@ -2,6 +2,7 @@ import type { Sql } from '@shiplog/db/client'
 import { Elysia } from 'elysia'
 import { NoQuery, queryOf } from '../../lib/parameters.ts'
 import type { auth } from '../../plugins/auth/index.ts'
+import { requireScope } from '../../plugins/auth/scopes.ts'
 import type { rateLimit } from '../../plugins/rate-limit/index.ts'
 import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
 import { ByRepositoryQuery } from './model.ts'
@@ -23,14 +24,17 @@ export function catalogRoutes(deps: {
     .use(deps.authenticated)
     .use(deps.limited)
     .get('/applications', ({ owner, request }) => {
+      requireScope(owner, 'read')
       const query = queryOf(ByRepositoryQuery, request)
       return reads.run(owner.keyId, () => listWorkspaceApplications(readSql, owner, query))
     })
     .get('/environments', ({ owner, request }) => {
+      requireScope(owner, 'read')
       queryOf(NoQuery, request)
       return reads.run(owner.keyId, () => listWorkspaceEnvironments(readSql, owner))
     })
     .get('/state', ({ owner, request }) => {
+      requireScope(owner, 'read')
       const query = queryOf(ByRepositoryQuery, request)
       return reads.run(owner.keyId, () => workspaceState(readSql, owner, query))
     })

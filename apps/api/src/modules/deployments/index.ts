@@ -5,6 +5,7 @@ import type { Enqueuer } from '../../enqueue/enqueuer.ts'
 import { type BodyLimits, readJsonBody } from '../../lib/json-body.ts'
 import { NoQuery, pathOf, queryOf } from '../../lib/parameters.ts'
 import type { auth } from '../../plugins/auth/index.ts'
+import { requireScope } from '../../plugins/auth/scopes.ts'
 import type { rateLimit } from '../../plugins/rate-limit/index.ts'
 import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
 import { DeploymentIdParams, ListDeploymentsQuery } from './model.ts'
@@ -36,6 +37,7 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps) {
       '',
       async ({ request, owner, set }) => {
         const receivedAt = new Date()
+        requireScope(owner, 'deployments:write')
         const body = await readJsonBody(request, bodyLimits)
         const idempotencyKey = request.headers.get('idempotency-key')
         const id = await acceptDeployment(queue, owner, body, idempotencyKey, receivedAt)
@@ -47,10 +49,12 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps) {
       { parse: 'none' },
     )
     .get('', ({ owner, request }) => {
+      requireScope(owner, 'read')
       const query = queryOf(ListDeploymentsQuery, request)
       return reads.run(owner.keyId, () => listWorkspaceDeployments(clients, owner, query))
     })
     .get('/:id', ({ owner, params, request }) => {
+      requireScope(owner, 'read')
       queryOf(NoQuery, request)
       const { id } = pathOf(DeploymentIdParams, params)
       return receipts.run(owner.keyId, () => getDeployment(clients, boss, owner, id))

@@ -17,7 +17,7 @@ import {
 
 const DESCRIPTION = `Shiplog records deployments: a build pipeline reports that a version (and commit) of an application was deployed to an environment of a repository, and anyone with a key of the same workspace reads back what is deployed where.
 
-Send every \`/v1\` request with \`Authorization: Bearer <key>\`. A key is \`shiplog_\` and 43 characters; an operator issues one with \`bun run keys create\`. A key sees only its own workspace.
+Send every \`/v1\` request with \`Authorization: Bearer <key>\`. A key is \`shiplog_\` and 43 characters; an operator issues one with \`bun run keys create\`. A key sees only its own workspace, and does only what its scopes allow: \`read\` (every \`GET\`), \`deployments:write\` (record deployments), \`incidents:write\`, and \`admin\` (all of them); a key created without \`--scope\` has \`deployments:write\` and \`read\`. A request its key has no scope for gets \`403\` (\`/problems/forbidden\`), after authentication and the rate limit and before anything else is checked.
 
 Each key has a token bucket, by default 100 requests a minute (reads count like writes). Every answer to a valid key carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a \`429\` carries \`Retry-After\`, in seconds.
 
@@ -40,6 +40,7 @@ const VALIDATION_EXAMPLE = {
 
 const readErrors = {
   '401': unauthorized,
+  '403': problem('The key lacks the `read` scope'),
   '422': problem('A bad query parameter: every one is listed in `errors`'),
   '429': rateLimited(
     'The key’s quota is spent, or the key already has its reads running (2 at once by default); retry after `Retry-After`',
@@ -94,7 +95,7 @@ const createDeployment = {
 
 Asynchronous: \`202\` means the deployment is durably queued, not yet recorded; its body is exactly \`{"status":202}\` and its \`Location\` names the receipt, \`GET /v1/deployments/{id}\`. A worker records it, usually within a second.
 
-Checks run in this order: authentication (\`401\`), rate limit (\`429\`), body (\`413\`, \`408\`, \`400\`, \`422\`), queue (\`503\`). The same app, environment, version, commit and \`deployedAt\` sent twice is recorded once; send an \`Idempotency-Key\` to make retries safe when you omit \`deployedAt\`.`,
+Needs the \`deployments:write\` scope. Checks run in this order: authentication (\`401\`), rate limit (\`429\`), scope (\`403\`), body (\`413\`, \`408\`, \`400\`, \`422\`), queue (\`503\`). The same app, environment, version, commit and \`deployedAt\` sent twice is recorded once; send an \`Idempotency-Key\` to make retries safe when you omit \`deployedAt\`.`,
   parameters: [
     {
       name: 'Idempotency-Key',
@@ -122,6 +123,7 @@ Checks run in this order: authentication (\`401\`), rate limit (\`429\`), body (
     },
     '400': problem('The connection closed before the body was complete; send it again'),
     '401': unauthorized,
+    '403': problem('The key lacks the `deployments:write` scope'),
     '408': problem('The body did not arrive in time (10 seconds by default); send it in one go'),
     '413': problem('The body is larger than 64 KiB (by default)'),
     '422': problem(
@@ -164,7 +166,8 @@ export function openApiDocument() {
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
-          description: 'An API key: `shiplog_` and 43 characters',
+          description:
+            'An API key: `shiplog_` and 43 characters, with scopes (`read`, `deployments:write`, `incidents:write`, `admin`)',
         },
       },
       schemas: componentSchemas(),

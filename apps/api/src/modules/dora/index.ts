@@ -2,6 +2,7 @@ import type { Sql } from '@shiplog/db/client'
 import { Elysia } from 'elysia'
 import { queryOf } from '../../lib/parameters.ts'
 import type { auth } from '../../plugins/auth/index.ts'
+import { requireScope } from '../../plugins/auth/scopes.ts'
 import type { rateLimit } from '../../plugins/rate-limit/index.ts'
 import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
 import { FrequencyQuery } from './model.ts'
@@ -22,6 +23,7 @@ export function doraRoutes(deps: {
     .use(deps.authenticated)
     .use(deps.limited)
     .get('/deployment-frequency', ({ owner, request }) => {
+      requireScope(owner, 'read')
       const query = queryOf(FrequencyQuery, request)
       return deps.reads.run(owner.keyId, () => deploymentFrequencyOf(deps.readSql, owner, query))
     })

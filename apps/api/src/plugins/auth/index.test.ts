@@ -11,6 +11,7 @@ const OWNER: KeyOwner = {
   keyId: '7',
   workspaceId: '1',
   workspaceSlug: 'acme',
+  scopes: ['deployments:write', 'read'],
   rateLimitPerMinute: null,
 }
 

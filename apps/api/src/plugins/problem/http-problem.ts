@@ -32,6 +32,7 @@ export const problems = {
     new HttpProblem(401, 'unauthorized', 'Unauthorized', detail, undefined, {
       'WWW-Authenticate': 'Bearer realm="shiplog"',
     }),
+  forbidden: (detail: string) => new HttpProblem(403, 'forbidden', 'Forbidden', detail),
   rateLimited: (retryAfterSeconds: number, detail: string) =>
     new HttpProblem(429, 'rate-limited', 'Too Many Requests', detail, undefined, {
       'Retry-After': String(retryAfterSeconds),
