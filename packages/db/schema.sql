@@ -113,6 +113,29 @@ create table idempotency_keys (
   constraint idempotency_keys_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 
+create table incidents (
+  id uuid not null,
+  workspace_id bigint not null,
+  environment_id bigint not null,
+  app text,
+  app_key text,
+  title text not null,
+  started_at timestamp with time zone not null,
+  resolved_at timestamp with time zone,
+  cause_deployment_id uuid,
+  created_by_key uuid not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint incidents_app_check CHECK (((char_length(app) >= 1) AND (char_length(app) <= 255))),
+  constraint incidents_cause_deployment_id_fkey FOREIGN KEY (cause_deployment_id) REFERENCES deployments(id) ON DELETE SET NULL,
+  constraint incidents_check CHECK ((resolved_at >= started_at)),
+  constraint incidents_check1 CHECK (((app IS NULL) = (app_key IS NULL))),
+  constraint incidents_environment_id_fkey FOREIGN KEY (environment_id) REFERENCES environments(id) ON DELETE CASCADE,
+  constraint incidents_pkey PRIMARY KEY (id),
+  constraint incidents_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200))),
+  constraint incidents_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+);
+
 create table rate_limit_buckets (
   api_key_id uuid not null,
   tokens double precision not null,
@@ -163,6 +186,10 @@ CREATE INDEX deployments_newest ON public.deployments USING btree (workspace_id,
 CREATE UNIQUE INDEX deployments_unique_delivery ON public.deployments USING btree (application_id, environment_id, deployed_at, (((('x'::text || "left"(md5(((version || '/'::text) || commit_hash)), 16)))::bit(64))::bigint));
 
 CREATE INDEX idempotency_keys_expiry ON public.idempotency_keys USING btree (expires_at);
+
+CREATE INDEX incidents_by_cause ON public.incidents USING btree (cause_deployment_id) WHERE (cause_deployment_id IS NOT NULL);
+
+CREATE INDEX incidents_newest ON public.incidents USING btree (workspace_id, started_at, id);
 
 CREATE OR REPLACE FUNCTION public.add_block_counts(a text, b text)
  RETURNS text

@@ -10,6 +10,7 @@ import { docsRoutes } from './modules/docs/index.ts'
 import { doraRoutes } from './modules/dora/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import type { Readiness } from './modules/health/readiness.ts'
+import { incidentRoutes } from './modules/incidents/index.ts'
 import { auth, type ClientAddress } from './plugins/auth/index.ts'
 import { KeyStore } from './plugins/auth/key-store.ts'
 import { problemDetails } from './plugins/problem/index.ts'
@@ -90,6 +91,15 @@ export function createHttpApp(deps: HttpAppDeps) {
     )
     .use(catalogRoutes({ readSql: deps.readSql, reads: deps.reads, authenticated, limited }))
     .use(doraRoutes({ readSql: deps.readSql, reads: deps.reads, authenticated, limited }))
+    .use(
+      incidentRoutes({
+        sql: deps.sql,
+        reads: deps.reads,
+        bodyLimits: deps.bodyLimits,
+        authenticated,
+        limited,
+      }),
+    )
 }
 
 /** The app's type, for tests and for Eden clients. */

@@ -111,6 +111,10 @@ export async function startHarness(
     post(body: unknown, options: SendOptions = {}) {
       return request('POST', '/v1/deployments', { ...options, body })
     },
+    /** Any method and path, with the default key unless told otherwise. */
+    send(method: string, path: string, options: SendOptions & { body?: unknown } = {}) {
+      return request(method, path, options)
+    },
     /** `GET` any path with the default key. */
     get(path: string, options: SendOptions = {}) {
       return request('GET', path, options)

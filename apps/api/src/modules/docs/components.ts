@@ -8,6 +8,10 @@ import {
   DeploymentStatus,
   EnvironmentSummary,
   FieldError,
+  Incident,
+  IncidentInput,
+  IncidentPage,
+  IncidentPatch,
   LatestDeployment,
   Problem,
 } from '@shiplog/schema'
@@ -27,6 +31,10 @@ const SCHEMAS = {
   LatestDeployment,
   DeploymentMatrix,
   DeploymentFrequency,
+  IncidentInput,
+  IncidentPatch,
+  Incident,
+  IncidentPage,
   Problem,
   FieldError,
 } as const

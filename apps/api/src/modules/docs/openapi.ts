@@ -2,6 +2,7 @@ import { type TObject, Type } from '@sinclair/typebox'
 import { ByRepositoryQuery } from '../catalog/model.ts'
 import { DeploymentIdParams, ListDeploymentsQuery } from '../deployments/model.ts'
 import { FrequencyQuery } from '../dora/model.ts'
+import { IncidentIdParams, ListIncidentsQuery } from '../incidents/model.ts'
 import {
   componentSchemas,
   HEADERS,
@@ -54,7 +55,7 @@ const NO_PARAMETERS = Type.Object({})
 
 interface Read {
   operationId: string
-  tag: 'Deployments' | 'Catalog' | 'Metrics'
+  tag: 'Deployments' | 'Catalog' | 'Metrics' | 'Incidents'
   summary: string
   description: string
   query?: TObject
@@ -86,6 +87,52 @@ const list = (name: 'ApplicationSummary' | 'EnvironmentSummary') => ({
   properties: { data: { type: 'array', items: ref(name) } },
   required: ['data'],
 })
+
+const incidentWriteErrors = {
+  '401': unauthorized,
+  '403': problem('The key lacks the `incidents:write` scope'),
+  '408': problem('The body did not arrive in time (10 seconds by default); send it in one go'),
+  '413': problem('The body is larger than 64 KiB (by default)'),
+  '422': problem(
+    'Not stored: an invalid or unknown field, an environment without deployments, a cause that is not a recorded deployment of the same environment and application, or `resolvedAt` before `startedAt`; every one is listed in `errors`',
+  ),
+  '429': rateLimited('The key’s quota is spent; retry after `Retry-After`'),
+  '503': unavailable('The database is unavailable; nothing changed; retry after `Retry-After`'),
+}
+
+const openIncident = {
+  operationId: 'openIncident',
+  tags: ['Incidents'],
+  summary: 'Open an incident',
+  description: `Something went wrong in \`environment\` (one that has deployments), perhaps in one \`app\` (a name, in any repository). \`causeDeploymentId\` names the recorded deployment that caused it: it must have gone to the same environment (and application, when one is named), and the DORA metrics count it as failed until the incident is resolved. \`startedAt\` defaults to the cause's \`deployedAt\`, or to now. Needs the \`incidents:write\` scope.`,
+  requestBody: { required: true, content: json(ref('IncidentInput')) },
+  responses: {
+    '201': {
+      description: 'Opened; `Location` names it',
+      headers: { Location: { $ref: '#/components/headers/Location' }, ...rateLimitHeaders },
+      content: json(ref('Incident')),
+    },
+    ...incidentWriteErrors,
+  },
+}
+
+const changeIncident = {
+  operationId: 'changeIncident',
+  tags: ['Incidents'],
+  summary: 'Resolve, reopen or correct an incident',
+  description: `Sets the fields sent and leaves the others: \`resolvedAt\` resolves it (\`null\` reopens it), \`causeDeploymentId\` names its cause (\`null\` clears it), \`title\` and \`startedAt\` correct it. Needs the \`incidents:write\` scope.`,
+  parameters: parameters(IncidentIdParams, 'path'),
+  requestBody: { required: true, content: json(ref('IncidentPatch')) },
+  responses: {
+    '200': {
+      description: 'The incident as it is now',
+      headers: rateLimitHeaders,
+      content: json(ref('Incident')),
+    },
+    '404': problem('No incident with this id in the key’s workspace'),
+    ...incidentWriteErrors,
+  },
+}
 
 const createDeployment = {
   operationId: 'createDeployment',
@@ -160,6 +207,7 @@ export function openApiDocument() {
       { name: 'Deployments', description: 'Record deployments and read them back' },
       { name: 'Catalog', description: 'Applications, environments, and what is deployed where' },
       { name: 'Metrics', description: 'DORA metrics computed from recorded deployments' },
+      { name: 'Incidents', description: 'What went wrong in an environment, and what caused it' },
     ],
     components: {
       securitySchemes: {
@@ -225,6 +273,29 @@ export function openApiDocument() {
           query: ByRepositoryQuery,
           schema: ref('DeploymentMatrix'),
         }),
+      },
+      '/v1/incidents': {
+        post: openIncident,
+        get: read({
+          operationId: 'listIncidents',
+          tag: 'Incidents',
+          summary: 'List incidents, latest first',
+          description: `Latest \`startedAt\` first, \`limit\` a page; pass \`nextCursor\` as \`cursor\` for the next page. Filters combine.`,
+          query: ListIncidentsQuery,
+          schema: ref('IncidentPage'),
+        }),
+      },
+      '/v1/incidents/{id}': {
+        get: read({
+          operationId: 'getIncident',
+          tag: 'Incidents',
+          summary: 'One incident',
+          description: 'The incident named by the `Location` of its `201`.',
+          path: IncidentIdParams,
+          schema: ref('Incident'),
+          notFound: 'No incident with this id in the key’s workspace',
+        }),
+        patch: changeIncident,
       },
       '/v1/metrics/deployment-frequency': {
         get: read({

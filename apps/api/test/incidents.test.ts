@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { issueApiKey } from '@shiplog/db/issue-api-key'
+import type { Scope } from '@shiplog/schema'
+import { type Harness, startHarness, validDeployment } from './harness.ts'
+
+// Incidents through HTTP against a real database: opened by a key with incidents:write, tied to
+// the recorded deployment that caused them, resolved, listed, and refused with a 4xx problem for
+// anything that cannot be stored.
+
+let h: Harness
+let writer: string
+let reader: string
+let causeId: string
+let stagingId: string
+
+beforeAll(async () => {
+  h = await startHarness()
+  const issue = async (scopes: Scope[]) =>
+    (await issueApiKey(h.sql, { workspace: 'acme', name: 'test', scopes })).key
+  writer = await issue(['incidents:write', 'read'])
+  reader = await issue(['read'])
+  const deployed = async (overrides: Record<string, unknown>) => {
+    const response = await h.post(validDeployment(overrides))
+    expect(response.status).toBe(202)
+    return (response.headers.get('location') as string).split('/').at(-1) as string
+  }
+  causeId = await deployed({ version: '2.0.0', deployedAt: '2026-05-04T10:00:00Z' })
+  stagingId = await deployed({ environment: 'staging', deployedAt: '2026-05-04T09:00:00Z' })
+  expect(await h.drain()).toBe(2)
+})
+afterAll(() => h?.close())
+
+const open = (body: unknown, key = writer) => h.send('POST', '/v1/incidents', { key, body })
+const patch = (id: string, body: unknown, key = writer) =>
+  h.send('PATCH', `/v1/incidents/${id}`, { key, body })
+
+test('an incident caused by a deployment starts at its deployedAt, and resolves', async () => {
+  const created = await open({
+    environment: 'Production',
+    app: 'checkout',
+    title: 'Checkout returns 500s',
+    causeDeploymentId: causeId,
+  })
+  expect(created.status).toBe(201)
+  const incident = await created.json()
+  expect(created.headers.get('location')).toBe(`/v1/incidents/${incident.id}`)
+  expect(incident).toMatchObject({
+    status: 'open',
+    environment: 'production',
+    app: 'checkout',
+    title: 'Checkout returns 500s',
+    startedAt: '2026-05-04T10:00:00.000Z',
+    resolvedAt: null,
+    causeDeploymentId: causeId,
+  })
+
+  const resolved = await patch(incident.id, { resolvedAt: '2026-05-04T10:45:00Z' })
+  expect(resolved.status).toBe(200)
+  expect(await resolved.json()).toMatchObject({
+    id: incident.id,
+    status: 'resolved',
+    resolvedAt: '2026-05-04T10:45:00.000Z',
+  })
+  const read = await h.get(`/v1/incidents/${incident.id}`, { key: reader })
+  expect(read.status).toBe(200)
+  expect(await read.json()).toMatchObject({ status: 'resolved', causeDeploymentId: causeId })
+
+  // Reopened, then the cause cleared.
+  expect(await (await patch(incident.id, { resolvedAt: null })).json()).toMatchObject({
+    status: 'open',
+    resolvedAt: null,
+  })
+  expect(await (await patch(incident.id, { causeDeploymentId: null })).json()).toMatchObject({
+    causeDeploymentId: null,
+  })
+})
+
+test('without a cause or startedAt it starts when it is opened; the list filters and pages', async () => {
+  const before = Date.now()
+  const created = await open({ environment: 'staging', title: 'Slow queries' })
+  expect(created.status).toBe(201)
+  const incident = await created.json()
+  expect(Date.parse(incident.startedAt)).toBeGreaterThanOrEqual(before - 1_000)
+  expect(incident.app).toBeNull()
+
+  for (let index = 0; index < 3; index++) {
+    const response = await open({
+      environment: 'production',
+      title: `Old ${index}`,
+      startedAt: `2026-01-0${index + 1}T00:00:00Z`,
+      resolvedAt: `2026-01-0${index + 1}T01:00:00Z`,
+    })
+    expect(response.status).toBe(201)
+  }
+  const list = async (query: string) => {
+    const response = await h.get(`/v1/incidents${query}`, { key: reader })
+    expect(response.status).toBe(200)
+    return response.json()
+  }
+  const staging = await list('?environment=STAGING')
+  expect(staging.data.map((each: { title: string }) => each.title)).toEqual(['Slow queries'])
+  const resolved = await list('?status=resolved&limit=2')
+  expect(resolved.data.map((each: { title: string }) => each.title)).toEqual(['Old 2', 'Old 1'])
+  const next = await list(
+    `?status=resolved&limit=2&cursor=${encodeURIComponent(resolved.nextCursor)}`,
+  )
+  expect(next.data.map((each: { title: string }) => each.title)).toEqual(['Old 0'])
+  expect(next.nextCursor).toBeNull()
+  const january = await list('?since=2026-01-02T00:00:00Z&until=2026-01-03T00:00:00Z')
+  expect(january.data.map((each: { title: string }) => each.title)).toEqual(['Old 1'])
+})
+
+test('what cannot be stored is a 422 naming every field; unknown ids are 404', async () => {
+  const problemOf = async (response: Response) => {
+    expect(response.status).toBe(422)
+    expect(response.headers.get('content-type')).toBe('application/problem+json')
+    return ((await response.json()) as { errors: { field: string; message: string }[] }).errors
+  }
+  expect(await problemOf(await open({ environment: 'production', titel: 'x' }))).toEqual([
+    { field: 'title', message: 'is required' },
+    { field: 'titel', message: 'is not a known field; did you mean "title"?' },
+  ])
+  expect(await problemOf(await open({ environment: 'nowhere', title: 'x' }))).toEqual([
+    {
+      field: 'environment',
+      message: 'has no deployments in your workspace: check its spelling, or record one first',
+    },
+  ])
+  const wrongEnvironment = await open({
+    environment: 'production',
+    title: 'x',
+    causeDeploymentId: stagingId,
+  })
+  expect((await problemOf(wrongEnvironment))[0]?.message).toBe(
+    "was deployed to staging, not to this incident's environment",
+  )
+  const wrongApp = await open({
+    environment: 'production',
+    app: 'billing',
+    title: 'x',
+    causeDeploymentId: causeId,
+  })
+  expect((await problemOf(wrongApp))[0]?.message).toBe(
+    "is a deployment of another application than this incident's",
+  )
+  const backwards = await open({
+    environment: 'production',
+    title: 'x',
+    startedAt: '2026-05-04T10:00:00Z',
+    resolvedAt: '2026-05-04T09:00:00Z',
+  })
+  expect(await problemOf(backwards)).toEqual([
+    { field: 'resolvedAt', message: 'must not be before startedAt' },
+  ])
+  expect(
+    await problemOf(
+      await open({ environment: 'production', title: 'x', startedAt: 'yesterday', app: 7 }),
+    ),
+  ).toEqual([
+    { field: 'app', message: 'must be a string' },
+    { field: 'startedAt', message: expect.stringContaining('RFC 3339') },
+  ])
+  const unknown = '01890a5d-ac96-774b-bcce-b302099a8057'
+  expect((await patch(unknown, { title: 'y' })).status).toBe(404)
+  expect((await h.get(`/v1/incidents/${unknown}`, { key: reader })).status).toBe(404)
+})
+
+test('opening and changing incidents needs incidents:write; reading them needs read', async () => {
+  const refused = await open({ environment: 'production', title: 'x' }, reader)
+  expect(refused.status).toBe(403)
+  expect((await refused.json()).type).toBe('/problems/forbidden')
+  // The default key (deployments:write, read) may read them but not open them.
+  expect((await h.send('POST', '/v1/incidents', { body: { title: 'x' } })).status).toBe(403)
+  expect((await h.get('/v1/incidents')).status).toBe(200)
+})
