@@ -1,4 +1,12 @@
-import type { DeploymentInput, DeploymentPage, DeploymentStatus } from '@shiplog/schema'
+import type {
+  DeploymentInput,
+  DeploymentPage,
+  DeploymentStatus,
+  Incident,
+  IncidentInput,
+  IncidentPage,
+  IncidentPatch,
+} from '@shiplog/schema'
 import { ShiplogError } from './errors.ts'
 import { newIdempotencyKey } from './idempotency-key.ts'
 import { type ListDeploymentsQuery, listQueryParams } from './list-query.ts'
@@ -46,11 +54,33 @@ export interface ShiplogClient {
   listDeployments(query?: ListDeploymentsQuery): Promise<DeploymentPage>
   /** Polls until recorded; throws `DeploymentFailedError` or `DeploymentWaitTimeoutError`. */
   waitUntilRecorded(id: string, options?: WaitOptions): Promise<DeploymentStatus>
+  /**
+   * Opens an incident (a key with `incidents:write`). Not sent twice after a network failure,
+   * which could have hidden that it was opened; 429 and 503 are retried.
+   */
+  openIncident(input: IncidentInput): Promise<Incident>
+  /** Resolves, reopens or corrects an incident: `{ resolvedAt }`, `{ causeDeploymentId }`… */
+  changeIncident(id: string, patch: IncidentPatch): Promise<Incident>
+  getIncident(id: string): Promise<Incident>
+  /** One page of incidents, latest `startedAt` first. */
+  listIncidents(query?: ListIncidentsQuery): Promise<IncidentPage>
+}
+
+/** Filters of `listIncidents`; times as RFC 3339 strings or `Date`s. */
+export interface ListIncidentsQuery {
+  environment?: string
+  app?: string
+  status?: 'open' | 'resolved'
+  since?: string | Date
+  until?: string | Date
+  limit?: number
+  cursor?: string
 }
 
 const DEFAULT_MAX_RETRIES = 5
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 const DEPLOYMENTS = 'v1/deployments'
+const INCIDENTS = 'v1/incidents'
 
 function parseBaseUrl(baseUrl: string | URL): URL {
   let url: URL
@@ -134,6 +164,33 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
 
     waitUntilRecorded(id, waitOptions = {}) {
       return pollUntilRecorded(() => getDeployment(id), { ...waitOptions, sleep, now: Date.now })
+    },
+
+    async openIncident(input) {
+      const body = JSON.stringify(input)
+      const response = await send({ method: 'POST', path: INCIDENTS, body, repeatable: false })
+      return (await response.json()) as Incident
+    },
+
+    async changeIncident(id, patch) {
+      const path = `${INCIDENTS}/${encodeURIComponent(id)}`
+      const response = await send({ method: 'PATCH', path, body: JSON.stringify(patch) })
+      return (await response.json()) as Incident
+    },
+
+    async getIncident(id) {
+      const response = await send({ method: 'GET', path: `${INCIDENTS}/${encodeURIComponent(id)}` })
+      return (await response.json()) as Incident
+    },
+
+    async listIncidents(query = {}) {
+      const params = new URLSearchParams()
+      for (const [name, value] of Object.entries(query)) {
+        if (value === undefined) continue
+        params.set(name, value instanceof Date ? value.toISOString() : String(value))
+      }
+      const response = await send({ method: 'GET', path: INCIDENTS, query: params })
+      return (await response.json()) as IncidentPage
     },
   }
 }

@@ -4,6 +4,10 @@ export type {
   DeploymentRecord,
   DeploymentStatus,
   FieldError,
+  Incident,
+  IncidentInput,
+  IncidentPage,
+  IncidentPatch,
   Problem,
 } from '@shiplog/schema'
 export type { CiContext, Env } from './ci-env.ts'
@@ -11,6 +15,7 @@ export { detectCi } from './ci-env.ts'
 export type {
   CreateDeploymentOptions,
   CreatedDeployment,
+  ListIncidentsQuery,
   ShiplogClient,
   ShiplogClientOptions,
 } from './client.ts'

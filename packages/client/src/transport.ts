@@ -19,11 +19,17 @@ export interface TransportOptions {
 
 /** One logical request; `path` is relative to the base URL (no leading slash). */
 export interface Call {
-  method: 'GET' | 'POST'
+  method: 'GET' | 'POST' | 'PATCH'
   path: string
   query?: URLSearchParams
   body?: string
   headers?: Record<string, string>
+  /**
+   * False for a POST that is not safe to repeat (no Idempotency-Key): a network failure may hide
+   * that it was done, so it is reported instead of sent again. 429 and 503 are still retried:
+   * they say nothing was done.
+   */
+  repeatable?: boolean
 }
 
 /**
@@ -59,7 +65,9 @@ export function createTransport(options: TransportOptions) {
           signal: AbortSignal.timeout(options.requestTimeoutMs),
         })
       } catch (error) {
-        if (!retriesLeft) throw new ShiplogNetworkError(call.method, url.href, attempt + 1, error)
+        if (!retriesLeft || call.repeatable === false) {
+          throw new ShiplogNetworkError(call.method, url.href, attempt + 1, error)
+        }
         await options.sleep(backoffDelay(attempt))
         continue
       }

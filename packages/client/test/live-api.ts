@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { createSql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { createTestDatabase } from '@shiplog/db/testing/test-database'
+import type { Scope } from '@shiplog/schema'
 import type { Subprocess } from 'bun'
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -113,12 +114,15 @@ export async function startLiveApi() {
   return {
     url,
     /** Issues a key in a workspace of its own unless told otherwise. */
-    async createKey(options: { workspace?: string; rateLimitPerMinute?: number } = {}) {
+    async createKey(
+      options: { workspace?: string; rateLimitPerMinute?: number; scopes?: Scope[] } = {},
+    ) {
       const workspace = options.workspace ?? `client-${crypto.randomUUID().slice(0, 8)}`
       const issued = await issueApiKey(sql, {
         workspace,
         name: 'client-test',
         rateLimitPerMinute: options.rateLimitPerMinute,
+        scopes: options.scopes,
       })
       return issued.key
     },

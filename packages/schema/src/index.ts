@@ -11,6 +11,7 @@ export {
   type Instant,
   instantFromDate,
   instantFromMicros,
+  isoFromPostgres,
   LATEST_MICROS,
   parseDateTime,
 } from './date-time.ts'
