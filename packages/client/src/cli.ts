@@ -1,10 +1,30 @@
 #!/usr/bin/env bun
 import { createShiplogClient } from './client.ts'
+import { describeIncidentError, runIncident } from './incident.ts'
+import { parseIncidentArgs } from './incident-args.ts'
 import { describeError, exitCodeFor, runNotify } from './notify.ts'
 import { parseNotifyArgs } from './notify-args.ts'
 import { commandArgs, environment, exit } from './runtime.ts'
 
+const INCIDENT_USAGE = `Usage: shiplog incident open --environment <name> --title <text> [options]
+       shiplog incident resolve <incident-id> [--at <time>]
+
+Opens an incident, or resolves one (a key with the incidents:write scope). Prints the
+incident's id on the last line.
+
+  --url <url>              Shiplog API (default: $SHIPLOG_URL)
+  --api-key <key>          API key (default: $SHIPLOG_API_KEY)
+  --environment <name>     open: where it happened (required)
+  --title <text>           open: what went wrong (required)
+  --app <name>             open: the application it concerns
+  --cause <deployment-id>  open: the recorded deployment that caused it
+  --started-at <time>      open: RFC 3339 (default: the cause's deployedAt, or now)
+  --at <time>              resolve: RFC 3339 (default: now)
+
+Exit codes: 0 done; 2 wrong flags or a request the API refused; 1 anything else.`
+
 const USAGE = `Usage: shiplog notify --app <name> --environment <name> --version <label> [options]
+       shiplog incident open|resolve … (shiplog incident --help)
 
 Tells Shiplog that a version was deployed. Prints the deployment id and its URL.
 
@@ -38,6 +58,7 @@ async function main(args: string[]): Promise<number> {
     console.log(USAGE)
     return 0
   }
+  if (command === 'incident') return incident(rest)
   if (command !== 'notify') {
     console.error(`error: unknown command ${JSON.stringify(command)}\n\n${USAGE}`)
     return 2
@@ -55,6 +76,25 @@ async function main(args: string[]): Promise<number> {
   }
   const client = createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey })
   return runNotify(plan, client, {
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+  })
+}
+
+async function incident(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(INCIDENT_USAGE)
+    return 0
+  }
+  let plan: ReturnType<typeof parseIncidentArgs>
+  try {
+    plan = parseIncidentArgs(args, environment(), new Date())
+  } catch (error) {
+    for (const line of describeIncidentError(error)) console.error(line)
+    return exitCodeFor(error)
+  }
+  const client = createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey })
+  return runIncident(plan, client, {
     out: (line) => console.log(line),
     err: (line) => console.error(line),
   })

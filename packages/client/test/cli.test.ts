@@ -186,3 +186,81 @@ test.skipIf(!deno)(
   },
   40_000,
 )
+
+test('incident open names the cause; incident resolve resolves it; the default key may not', async () => {
+  const oncall = await live.createKey({
+    workspace: 'cli-incidents',
+    scopes: ['deployments:write', 'incidents:write', 'read'],
+  })
+  const deployed = await shiplog(
+    [
+      'notify',
+      '--url',
+      live.url,
+      '--app',
+      'checkout',
+      '--environment',
+      'production',
+      '--version',
+      'v9',
+      '--deployed-at',
+      '2026-05-04T10:00:00Z',
+      '--wait',
+    ],
+    { ...GITHUB_ACTIONS, SHIPLOG_API_KEY: oncall },
+  )
+  expect(deployed.code).toBe(0)
+  const deploymentId = /^Deployment (\S+) accepted/.exec(deployed.stdout)?.[1] as string
+
+  const opened = await shiplog(
+    [
+      'incident',
+      'open',
+      '--url',
+      live.url,
+      '--environment',
+      'production',
+      '--app',
+      'checkout',
+      '--title',
+      'Checkout returns 500s',
+      '--cause',
+      deploymentId,
+    ],
+    { SHIPLOG_API_KEY: oncall },
+  )
+  expect({ code: opened.code, stderr: opened.stderr }).toEqual({ code: 0, stderr: '' })
+  const [summary, incidentId] = opened.stdout.trimEnd().split('\n')
+  expect(summary).toBe(
+    'Incident opened in production since 2026-05-04T10:00:00.000Z: Checkout returns 500s',
+  )
+
+  const resolved = await shiplog(
+    ['incident', 'resolve', incidentId as string, '--at', '2026-05-04T10:30:00Z'],
+    { SHIPLOG_URL: live.url, SHIPLOG_API_KEY: oncall },
+  )
+  expect({ code: resolved.code, stderr: resolved.stderr }).toEqual({ code: 0, stderr: '' })
+  const client = createShiplogClient({ baseUrl: live.url, apiKey: oncall })
+  expect(await client.getIncident(incidentId as string)).toMatchObject({
+    status: 'resolved',
+    resolvedAt: '2026-05-04T10:30:00.000Z',
+    causeDeploymentId: deploymentId,
+  })
+
+  // A pipeline's default key: 403, exit 2 with the problem's detail; a bad flag: exit 2 too.
+  const refused = await shiplog([
+    'incident',
+    'open',
+    '--url',
+    live.url,
+    '--environment',
+    'production',
+    '--title',
+    'x',
+  ])
+  expect(refused.code).toBe(2)
+  expect(refused.stderr).toContain('needs incidents:write')
+  const usage = await shiplog(['incident', 'open', '--url', live.url, '--title', 'x'])
+  expect(usage.code).toBe(2)
+  expect(usage.stderr).toContain('missing --environment')
+})
