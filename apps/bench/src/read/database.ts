@@ -81,7 +81,7 @@ export async function createBenchDatabase(serverUrl: string): Promise<BenchDatab
     workspaceId,
     key,
     async seedAfresh(total) {
-      await sql`truncate deployments, deployment_aliases, deployment_cells, deployment_counts`
+      await sql`truncate deployments, deployment_aliases, deployment_cells, deployment_counts, incidents`
       const seeding = performance.now()
       await seedDeployments(sql, { workspaceId, deployments: total })
       const seedSeconds = seconds(seeding)
