@@ -221,6 +221,31 @@ AS $function$
               else floor((day_number(at) + 3) / 7.0)::integer end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.change_type(application bigint, environment bigint, at timestamp with time zone, deployment uuid, commit text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select case
+           when before.commit_hash is null then 'initial'
+           when before.commit_hash = commit then 'redeploy'
+           when exists (
+             select 1 from deployments e
+              where left(e.commit_hash, 7) collate "C" = left(commit, 7) collate "C"
+                and e.commit_hash = commit
+                and e.application_id = application and e.environment_id = environment
+                and e.deployed_at <= at and (e.deployed_at, e.id) < (at, deployment)) then 'rollback'
+           else 'forward'
+         end
+    from (select) one
+    left join lateral (
+      select p.commit_hash from deployments p
+       where p.application_id = application and p.environment_id = environment
+         and p.deployed_at <= at and (p.deployed_at, p.id) < (at, deployment)
+       order by p.deployed_at desc, p.id desc
+       limit 1) before on true
+$function$;
+
 CREATE OR REPLACE FUNCTION public.day_number(at timestamp with time zone)
  RETURNS integer
  LANGUAGE sql

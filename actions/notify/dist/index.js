@@ -3340,8 +3340,9 @@ function createTransport(options) {
           signal: AbortSignal.timeout(options.requestTimeoutMs)
         });
       } catch (error) {
-        if (!retriesLeft)
+        if (!retriesLeft || call.repeatable === false) {
           throw new ShiplogNetworkError(call.method, url.href, attempt + 1, error);
+        }
         await options.sleep(backoffDelay(attempt));
         continue;
       }
@@ -3383,6 +3384,7 @@ async function pollUntilRecorded(get, options) {
 var DEFAULT_MAX_RETRIES = 5;
 var DEFAULT_REQUEST_TIMEOUT_MS = 30000;
 var DEPLOYMENTS = "v1/deployments";
+var INCIDENTS = "v1/incidents";
 function parseBaseUrl(baseUrl) {
   let url;
   try {
@@ -3453,6 +3455,30 @@ function createShiplogClient(options) {
     },
     waitUntilRecorded(id, waitOptions = {}) {
       return pollUntilRecorded(() => getDeployment(id), { ...waitOptions, sleep, now: Date.now });
+    },
+    async openIncident(input) {
+      const body = JSON.stringify(input);
+      const response = await send({ method: "POST", path: INCIDENTS, body, repeatable: false });
+      return await response.json();
+    },
+    async changeIncident(id, patch) {
+      const path = `${INCIDENTS}/${encodeURIComponent(id)}`;
+      const response = await send({ method: "PATCH", path, body: JSON.stringify(patch) });
+      return await response.json();
+    },
+    async getIncident(id) {
+      const response = await send({ method: "GET", path: `${INCIDENTS}/${encodeURIComponent(id)}` });
+      return await response.json();
+    },
+    async listIncidents(query = {}) {
+      const params = new URLSearchParams;
+      for (const [name, value] of Object.entries(query)) {
+        if (value === undefined)
+          continue;
+        params.set(name, value instanceof Date ? value.toISOString() : String(value));
+      }
+      const response = await send({ method: "GET", path: INCIDENTS, query: params });
+      return await response.json();
     }
   };
 }

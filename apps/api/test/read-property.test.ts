@@ -134,9 +134,10 @@ test('no query, path or parameter a client can send gets anything but 200 or a 4
         }
       }
     }),
-    { numRuns: 400 },
+    // Every endpoint shares the runs: more endpoints (incidents) need more runs for each to bite.
+    { numRuns: 700 },
   )
-  expect(sent).toBeGreaterThan(2_000)
+  expect(sent).toBeGreaterThan(3_500)
   // Guards the generator, not the server: both answers must be common for the property to bite.
   expect(statuses.get(200) ?? 0).toBeGreaterThan(100)
   expect(statuses.get(422) ?? 0).toBeGreaterThan(100)

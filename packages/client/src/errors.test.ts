@@ -34,6 +34,7 @@ const queued: DeploymentStatus = {
   monorepoPath: null,
   receivedAt: '2026-05-01T12:00:00.000Z',
   recordedAt: null,
+  changeType: null,
   duplicateOf: null,
   failure: null,
 }

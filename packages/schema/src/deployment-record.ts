@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { ChangeType } from './change-type.ts'
 import { DeploymentStatus } from './deployment-status.ts'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
@@ -19,6 +20,7 @@ export const DeploymentRecord = Type.Object(
     monorepoPath: Nullable(Type.String()),
     receivedAt: Type.String({ format: 'date-time', description: 'When the API accepted it' }),
     recordedAt: Type.String({ format: 'date-time', description: 'When the worker stored it' }),
+    changeType: ChangeType,
   },
   { $id: 'DeploymentRecord' },
 )

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { ChangeType } from './change-type.ts'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description })
@@ -45,6 +46,10 @@ export const DeploymentStatus = Type.Object(
       Type.String({ format: 'date-time' }),
       'When the worker stored it; null until recorded',
     ),
+    changeType: Type.Union([ChangeType, Type.Null()], {
+      description:
+        'Once recorded, what it changed in its application and environment (see ChangeType); null while queued or failed',
+    }),
     duplicateOf: Nullable(
       Type.String({ format: 'uuid' }),
       'Set when this delivery repeated one already recorded under another id',

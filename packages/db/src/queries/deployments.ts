@@ -159,6 +159,7 @@ export async function listDeployments(sql: Sql, query: DeploymentFilters): Promi
            d.version, d.commit_hash as "commitHash", d.description, d.author,
            iso_utc(d.deployed_at) as "deployedAt", d.monorepo_path as "monorepoPath",
            iso_utc(d.received_at) as "receivedAt", iso_utc(d.recorded_at) as "recordedAt",
+           change_type(d.application_id, d.environment_id, d.deployed_at, d.id, d.commit_hash) as "changeType",
            ((extract(epoch from d.deployed_at) * 1000000)::bigint)::text as "deployedAtMicros"
       from page d
       join applications a on a.id = d.application_id
@@ -189,7 +190,8 @@ export async function findRecordedDeployment(
     select d.id as "canonicalId", r.full_name as "repositoryFullName", e.name as environment,
            a.name as app, d.version, d.commit_hash as "commitHash", d.description, d.author,
            iso_utc(d.deployed_at) as "deployedAt", d.monorepo_path as "monorepoPath",
-           iso_utc(d.received_at) as "receivedAt", iso_utc(d.recorded_at) as "recordedAt"
+           iso_utc(d.received_at) as "receivedAt", iso_utc(d.recorded_at) as "recordedAt",
+           change_type(d.application_id, d.environment_id, d.deployed_at, d.id, d.commit_hash) as "changeType"
       from deployments d
       join applications a on a.id = d.application_id
       join repositories r on r.id = a.repository_id

@@ -32,6 +32,7 @@ export function jobStatus(job: QueueJob, failed: boolean): DeploymentStatus {
     ...deployment,
     receivedAt,
     recordedAt: null,
+    changeType: null,
     duplicateOf: null,
     failure: failed
       ? {

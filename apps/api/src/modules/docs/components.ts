@@ -1,5 +1,6 @@
 import {
   ApplicationSummary,
+  ChangeType,
   DeploymentFailure,
   DeploymentFrequency,
   DeploymentInput,
@@ -25,6 +26,7 @@ const SCHEMAS = {
   DeploymentInput,
   DeploymentStatus,
   DeploymentFailure,
+  ChangeType,
   DeploymentPage,
   ApplicationSummary,
   EnvironmentSummary,

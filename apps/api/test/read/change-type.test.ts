@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { type Harness, startHarness, validDeployment } from '../harness.ts'
+
+// changeType of every deployment of one application in one environment, through the receipts and
+// the list, for a history written out by hand, then again after a backfill arrives last.
+
+let h: Harness
+beforeAll(async () => {
+  h = await startHarness()
+})
+afterAll(() => h?.close())
+
+const C1 = 'c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1'
+const C2 = 'c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2'
+const C3 = 'c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3'
+const C0 = 'c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0'
+
+async function deploy(
+  version: string,
+  commitHash: string,
+  deployedAt: string,
+  environment = 'production',
+) {
+  const response = await h.post(validDeployment({ version, commitHash, deployedAt, environment }))
+  expect(response.status).toBe(202)
+  return (response.headers.get('location') as string).split('/').at(-1) as string
+}
+
+async function changeTypes(): Promise<Record<string, string>> {
+  const response = await h.get('/v1/deployments?environment=production&limit=100')
+  const page = (await response.json()) as { data: { version: string; changeType: string }[] }
+  return Object.fromEntries(page.data.map(({ version, changeType }) => [version, changeType]))
+}
+
+test('initial, redeploy, forward and rollback, by deployedAt whatever the arrival order', async () => {
+  const ids = {
+    v1: await deploy('v1', C1, '2026-05-01T10:00:00Z'), // nothing before: initial
+    v1again: await deploy('v1-again', C1, '2026-05-02T10:00:00Z'), // same commit as v1: redeploy
+    v2: await deploy('v2', C2, '2026-05-03T10:00:00Z'), // a new commit: forward
+    v3: await deploy('v3', C3, '2026-05-04T10:00:00Z'), // a new commit: forward
+    back: await deploy('back-to-v2', C2, '2026-05-05T10:00:00Z'), // v2's commit, not v3's: rollback
+  }
+  // Another environment's history is its own: C3 first there is initial.
+  await deploy('v3-staging', C3, '2026-05-04T11:00:00Z', 'staging')
+  // The queued receipt has no change type yet.
+  expect((await (await h.get(`/v1/deployments/${ids.v1}`)).json()).changeType).toBeNull()
+  await h.drain()
+  expect(await changeTypes()).toEqual({
+    v1: 'initial',
+    'v1-again': 'redeploy',
+    v2: 'forward',
+    v3: 'forward',
+    'back-to-v2': 'rollback',
+  })
+  expect((await (await h.get(`/v1/deployments/${ids.back}`)).json()).changeType).toBe('rollback')
+  const staging = await (await h.get('/v1/deployments?environment=staging')).json()
+  expect(staging.data[0].changeType).toBe('initial')
+
+  // A backfill of an older deployment arrives last: it is the initial one now, and v1 moves
+  // forward from it.
+  await deploy('v0-backfill', C0, '2026-04-30T10:00:00Z')
+  await h.drain()
+  expect(await changeTypes()).toEqual({
+    'v0-backfill': 'initial',
+    v1: 'forward',
+    'v1-again': 'redeploy',
+    v2: 'forward',
+    v3: 'forward',
+    'back-to-v2': 'rollback',
+  })
+  expect((await (await h.get(`/v1/deployments/${ids.v1}`)).json()).changeType).toBe('forward')
+})
