@@ -3669,17 +3669,17 @@ function exitCodeFor(error) {
   }
   return 1;
 }
-var label = (field) => {
-  const flag = FLAG_OF_FIELD[field];
-  return flag ? `${field} (${flag})` : field;
-};
-function describeError(error) {
+function describeError(error, flagOf = FLAG_OF_FIELD, command = "notify") {
   if (error instanceof ShiplogError) {
+    const label = (field) => {
+      const flag = flagOf[field];
+      return flag ? `${field} (${flag})` : field;
+    };
     const [first = "", ...rest] = formatProblemLines(error.problem, label);
     return [`error: ${first}`, ...rest];
   }
   if (error instanceof UsageError) {
-    return [`error: ${error.message}`, "Run `shiplog notify --help` for the flags."];
+    return [`error: ${error.message}`, `Run \`shiplog ${command} --help\` for the flags.`];
   }
   return [`error: ${error instanceof Error ? error.message : String(error)}`];
 }

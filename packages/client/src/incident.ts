@@ -1,26 +1,10 @@
 import type { ShiplogClient } from './client.ts'
-import { ShiplogError } from './errors.ts'
 import { FLAG_OF_INCIDENT_FIELD, type IncidentPlan } from './incident-args.ts'
-import { exitCodeFor, type Output } from './notify.ts'
-import { UsageError } from './notify-args.ts'
-import { formatProblemLines } from './problem.ts'
+import { describeError, exitCodeFor, type Output } from './notify.ts'
 
-const label = (field: string) => {
-  const flag = FLAG_OF_INCIDENT_FIELD[field]
-  return flag ? `${field} (${flag})` : field
-}
-
-/** The error as lines for a person reading the log. */
-export function describeIncidentError(error: unknown): string[] {
-  if (error instanceof ShiplogError) {
-    const [first = '', ...rest] = formatProblemLines(error.problem, label)
-    return [`error: ${first}`, ...rest]
-  }
-  if (error instanceof UsageError) {
-    return [`error: ${error.message}`, 'Run `shiplog incident --help` for the flags.']
-  }
-  return [`error: ${error instanceof Error ? error.message : String(error)}`]
-}
+/** The error as lines for a person reading the log, fields named by their flags. */
+export const describeIncidentError = (error: unknown) =>
+  describeError(error, FLAG_OF_INCIDENT_FIELD, 'incident')
 
 /** Opens or resolves the incident; prints its id (the last line, for scripts); the exit code. */
 export async function runIncident(

@@ -25,19 +25,25 @@ export function exitCodeFor(error: unknown): number {
   return 1
 }
 
-const label = (field: string) => {
-  const flag = FLAG_OF_FIELD[field]
-  return flag ? `${field} (${flag})` : field
-}
-
-/** The error as lines for a person reading the pipeline log. */
-export function describeError(error: unknown): string[] {
+/**
+ * The error as lines for a person reading the pipeline log: a field the API refused is named with
+ * the flag that sets it (`flagOf`), and a usage error points at `command --help`.
+ */
+export function describeError(
+  error: unknown,
+  flagOf: Readonly<Record<string, string>> = FLAG_OF_FIELD,
+  command = 'notify',
+): string[] {
   if (error instanceof ShiplogError) {
+    const label = (field: string) => {
+      const flag = flagOf[field]
+      return flag ? `${field} (${flag})` : field
+    }
     const [first = '', ...rest] = formatProblemLines(error.problem, label)
     return [`error: ${first}`, ...rest]
   }
   if (error instanceof UsageError) {
-    return [`error: ${error.message}`, 'Run `shiplog notify --help` for the flags.']
+    return [`error: ${error.message}`, `Run \`shiplog ${command} --help\` for the flags.`]
   }
   return [`error: ${error instanceof Error ? error.message : String(error)}`]
 }

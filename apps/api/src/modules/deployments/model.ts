@@ -1,15 +1,13 @@
-import { CursorParameter, DateTimeParameter } from '@shiplog/schema'
+import { DateTimeParameter } from '@shiplog/schema'
 import { Type } from '@sinclair/typebox'
-
-const Name = (description: string) =>
-  Type.Optional(Type.String({ minLength: 1, maxLength: 255, description }))
+import { NameParameter, PageParameters } from '../../lib/parameters.ts'
 
 /** Query of `GET /v1/deployments`. */
 export const ListDeploymentsQuery = Type.Object(
   {
-    app: Name('Only this application (any case)'),
-    environment: Name('Only this environment (any case)'),
-    repository: Name('Only this repository, owner/name (any case)'),
+    app: NameParameter('Only this application (any case)'),
+    environment: NameParameter('Only this environment (any case)'),
+    repository: NameParameter('Only this repository, owner/name (any case)'),
     version: Type.Optional(
       Type.String({ minLength: 1, maxLength: 70, description: 'Only this exact version' }),
     ),
@@ -29,15 +27,7 @@ export const ListDeploymentsQuery = Type.Object(
           'recorded (default), queued (accepted, not yet recorded) or failed (dead-lettered)',
       }),
     ),
-    limit: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: 100,
-        default: 50,
-        description: 'Page size, at most 100',
-      }),
-    ),
-    cursor: Type.Optional(CursorParameter('`nextCursor` of the previous page')),
+    ...PageParameters,
   },
   { additionalProperties: false },
 )
