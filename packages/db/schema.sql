@@ -58,6 +58,26 @@ create table deployment_cells (
   constraint deployment_cells_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 
+create table deployment_commit_lists (
+  deployment_id uuid not null,
+  workspace_id bigint not null,
+  truncated boolean not null,
+  stored_at timestamp with time zone default now() not null,
+  constraint deployment_commit_lists_pkey PRIMARY KEY (deployment_id),
+  constraint deployment_commit_lists_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+);
+
+create table deployment_commits (
+  deployment_id uuid not null,
+  sha text not null,
+  committed_at timestamp with time zone not null,
+  authored_at timestamp with time zone not null,
+  reverts text[] default '{}'::text[] not null,
+  constraint deployment_commits_deployment_id_fkey FOREIGN KEY (deployment_id) REFERENCES deployment_commit_lists(deployment_id) ON DELETE CASCADE,
+  constraint deployment_commits_pkey PRIMARY KEY (deployment_id, sha),
+  constraint deployment_commits_sha_check CHECK ((sha ~ '^[0-9a-f]{40}([0-9a-f]{24})?$'::text))
+);
+
 create table deployment_counts (
   workspace_id bigint not null,
   environment_id bigint not null,

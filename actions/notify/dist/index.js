@@ -3456,6 +3456,16 @@ function createShiplogClient(options) {
     waitUntilRecorded(id, waitOptions = {}) {
       return pollUntilRecorded(() => getDeployment(id), { ...waitOptions, sleep, now: Date.now });
     },
+    async putDeploymentCommits(id, input) {
+      const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}/commits`;
+      const response = await send({ method: "PUT", path, body: JSON.stringify(input) });
+      await response.body?.cancel();
+    },
+    async getDeploymentCommits(id) {
+      const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}/commits`;
+      const response = await send({ method: "GET", path });
+      return await response.json();
+    },
     async openIncident(input) {
       const body = JSON.stringify(input);
       const response = await send({ method: "POST", path: INCIDENTS, body, repeatable: false });

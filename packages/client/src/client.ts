@@ -1,4 +1,6 @@
 import type {
+  DeploymentCommits,
+  DeploymentCommitsInput,
   DeploymentInput,
   DeploymentPage,
   DeploymentStatus,
@@ -54,6 +56,10 @@ export interface ShiplogClient {
   listDeployments(query?: ListDeploymentsQuery): Promise<DeploymentPage>
   /** Polls until recorded; throws `DeploymentFailedError` or `DeploymentWaitTimeoutError`. */
   waitUntilRecorded(id: string, options?: WaitOptions): Promise<DeploymentStatus>
+  /** Stores the commits a deployment delivered (replacing any sent before; safe to retry). */
+  putDeploymentCommits(id: string, input: DeploymentCommitsInput): Promise<void>
+  /** The commits stored for a deployment. */
+  getDeploymentCommits(id: string): Promise<DeploymentCommits>
   /**
    * Opens an incident (a key with `incidents:write`). Not sent twice after a network failure,
    * which could have hidden that it was opened; 429 and 503 are retried.
@@ -164,6 +170,18 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
 
     waitUntilRecorded(id, waitOptions = {}) {
       return pollUntilRecorded(() => getDeployment(id), { ...waitOptions, sleep, now: Date.now })
+    },
+
+    async putDeploymentCommits(id, input) {
+      const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}/commits`
+      const response = await send({ method: 'PUT', path, body: JSON.stringify(input) })
+      await response.body?.cancel()
+    },
+
+    async getDeploymentCommits(id) {
+      const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}/commits`
+      const response = await send({ method: 'GET', path })
+      return (await response.json()) as DeploymentCommits
     },
 
     async openIncident(input) {

@@ -1,4 +1,7 @@
 export type {
+  DeploymentCommit,
+  DeploymentCommits,
+  DeploymentCommitsInput,
   DeploymentInput,
   DeploymentPage,
   DeploymentRecord,

@@ -231,7 +231,7 @@ describe('retries', () => {
 })
 
 describe('incidents', () => {
-  test('opened with the deployment that caused it, resolved, read back and listed', async () => {
+  test('opened with the deployment that caused it (whose commits are stored), resolved, read back and listed', async () => {
     const writer = await live.createKey({
       workspace: 'client-incidents',
       scopes: ['deployments:write', 'incidents:write', 'read'],
@@ -250,6 +250,20 @@ describe('incidents', () => {
       status: 'open',
       startedAt: '2026-05-04T10:00:00.000Z',
       causeDeploymentId: created.id,
+    })
+    const commits = [
+      {
+        sha: 'a'.repeat(40),
+        committedAt: '2026-05-04T09:00:00.000Z',
+        authoredAt: '2026-05-04T08:00:00.000Z',
+        reverts: [],
+      },
+    ]
+    await client.putDeploymentCommits(created.id, { commits })
+    expect(await client.getDeploymentCommits(created.id)).toEqual({
+      deploymentId: created.id,
+      truncated: false,
+      commits,
     })
     const resolved = await client.changeIncident(opened.id, { resolvedAt: '2026-05-04T11:00:00Z' })
     expect(resolved.status).toBe('resolved')

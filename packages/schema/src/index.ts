@@ -21,6 +21,14 @@ export {
   DeploymentFields,
   DeploymentInput,
 } from './deployment.ts'
+export {
+  DeploymentCommit,
+  DeploymentCommits,
+  DeploymentCommitsInput,
+  MAX_DEPLOYMENT_COMMITS,
+  type ValidCommit,
+  validateDeploymentCommits,
+} from './deployment-commits.ts'
 export { DeploymentJob } from './deployment-job.ts'
 export { DeploymentPage, DeploymentRecord } from './deployment-record.ts'
 export { DeploymentFailure, DeploymentStatus } from './deployment-status.ts'

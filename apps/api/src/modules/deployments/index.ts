@@ -8,6 +8,7 @@ import type { auth } from '../../plugins/auth/index.ts'
 import { requireScope } from '../../plugins/auth/scopes.ts'
 import type { rateLimit } from '../../plugins/rate-limit/index.ts'
 import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
+import { COMMITS_BODY_MAX_BYTES, deploymentCommitsOf, storeDeploymentCommits } from './commits.ts'
 import { DeploymentIdParams, ListDeploymentsQuery } from './model.ts'
 import { acceptDeployment, getDeployment, listWorkspaceDeployments } from './service.ts'
 
@@ -52,6 +53,24 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps) {
       requireScope(owner, 'read')
       const query = queryOf(ListDeploymentsQuery, request)
       return reads.run(owner.keyId, () => listWorkspaceDeployments(clients, owner, query))
+    })
+    .put(
+      '/:id/commits',
+      async ({ request, owner, params, set }) => {
+        requireScope(owner, 'deployments:write')
+        queryOf(NoQuery, request)
+        const { id } = pathOf(DeploymentIdParams, params)
+        const limits = { ...bodyLimits, maxBytes: COMMITS_BODY_MAX_BYTES }
+        await storeDeploymentCommits(clients, boss, owner, id, await readJsonBody(request, limits))
+        set.status = 204
+      },
+      { parse: 'none' },
+    )
+    .get('/:id/commits', ({ owner, params, request }) => {
+      requireScope(owner, 'read')
+      queryOf(NoQuery, request)
+      const { id } = pathOf(DeploymentIdParams, params)
+      return reads.run(owner.keyId, () => deploymentCommitsOf(clients, owner, id))
     })
     .get('/:id', ({ owner, params, request }) => {
       requireScope(owner, 'read')

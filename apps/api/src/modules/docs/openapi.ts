@@ -134,6 +134,27 @@ const changeIncident = {
   },
 }
 
+const putDeploymentCommits = {
+  operationId: 'putDeploymentCommits',
+  tags: ['Deployments'],
+  summary: 'Store the commits a deployment delivered',
+  description: `The commits \`git log <previous deployment>..<commit>\` lists in the pipeline's checkout (\`shiplog notify\` sends them), at most 5,000: change lead time starts at their committer time, and a commit that reverts another marks the deployment that delivered that one as failed. For an accepted deployment, queued or recorded; sending a list again replaces the one stored, so a retry is safe. Needs the \`deployments:write\` scope; a body of up to 2 MiB.`,
+  parameters: parameters(DeploymentIdParams, 'path'),
+  requestBody: { required: true, content: json(ref('DeploymentCommitsInput')) },
+  responses: {
+    '204': { description: 'Stored', headers: rateLimitHeaders },
+    '401': unauthorized,
+    '403': problem('The key lacks the `deployments:write` scope'),
+    '404': problem('No deployment with this id in the key’s workspace'),
+    '408': problem('The body did not arrive in time (10 seconds by default); send it in one go'),
+    '409': problem('The deployment failed to record: replay it first'),
+    '413': problem('The body is larger than 2 MiB'),
+    '422': problem('A bad commit list: every failing field is listed in `errors` (at most 20)'),
+    '429': rateLimited('The key’s quota is spent; retry after `Retry-After`'),
+    '503': unavailable('The database is unavailable; nothing changed; retry after `Retry-After`'),
+  },
+}
+
 const createDeployment = {
   operationId: 'createDeployment',
   tags: ['Deployments'],
@@ -242,6 +263,18 @@ export function openApiDocument() {
           path: DeploymentIdParams,
           schema: ref('DeploymentStatus'),
           notFound: 'No deployment with this id in the key’s workspace',
+        }),
+      },
+      '/v1/deployments/{id}/commits': {
+        put: putDeploymentCommits,
+        get: read({
+          operationId: 'getDeploymentCommits',
+          tag: 'Deployments',
+          summary: 'The commits a deployment delivered',
+          description: 'As its pipeline sent them, newest committer time first.',
+          path: DeploymentIdParams,
+          schema: ref('DeploymentCommits'),
+          notFound: 'No commits stored for this deployment in the key’s workspace',
         }),
       },
       '/v1/applications': {

@@ -85,6 +85,7 @@ export const problems = {
       { 'Retry-After': '5' },
     ),
   notFound: (detail: string) => new HttpProblem(404, 'not-found', 'Not Found', detail),
+  conflict: (detail: string) => new HttpProblem(409, 'conflict', 'Conflict', detail),
   timeout: () =>
     new HttpProblem(
       503,

@@ -1,0 +1,57 @@
+import type { KeyOwner } from '@shiplog/db/queries/api-keys'
+import {
+  findDeploymentCommits,
+  replaceDeploymentCommits,
+} from '@shiplog/db/queries/deployment-commits'
+import type { PgBoss } from '@shiplog/db/queue'
+import { type DeploymentCommits, validateDeploymentCommits } from '@shiplog/schema'
+import { problems } from '../../plugins/problem/index.ts'
+import { getDeployment, type ReadClients } from './service.ts'
+
+/** A body of 5,000 commits is about 800 KB; the deployment body limit (64 KiB) would refuse it. */
+export const COMMITS_BODY_MAX_BYTES = 2 * 1024 * 1024
+
+/**
+ * Stores the commits of an accepted deployment, queued or recorded, replacing any sent before:
+ * 422 for a bad list, 404 for an id not of the workspace, 409 for one that failed to record.
+ */
+export async function storeDeploymentCommits(
+  clients: ReadClients,
+  boss: PgBoss,
+  owner: KeyOwner,
+  id: string,
+  body: unknown,
+): Promise<void> {
+  const list = validateDeploymentCommits(body)
+  if (!list.ok) throw problems.validation(list.errors)
+  // Asked of the primary alone: the deployment may have been accepted a moment ago.
+  const receipt = await getDeployment(
+    { replica: clients.primary, primary: clients.primary },
+    boss,
+    owner,
+    id,
+  )
+  if (receipt.status === 'failed') {
+    throw problems.conflict(
+      'This deployment failed to record, so it delivered nothing: replay it (bun run jobs retry), then send its commits again.',
+    )
+  }
+  await replaceDeploymentCommits(clients.primary, owner.workspaceId, id, list)
+}
+
+/** The commits stored for a deployment: the replica, else the primary (just stored); else 404. */
+export async function deploymentCommitsOf(
+  clients: ReadClients,
+  owner: KeyOwner,
+  id: string,
+): Promise<DeploymentCommits> {
+  const stored =
+    (await findDeploymentCommits(clients.replica, owner.workspaceId, id)) ??
+    (await findDeploymentCommits(clients.primary, owner.workspaceId, id))
+  if (!stored) {
+    throw problems.notFound(
+      'No commits stored for this deployment in your workspace: shiplog notify sends them with the deployment.',
+    )
+  }
+  return stored
+}

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { issueApiKey } from '@shiplog/db/issue-api-key'
+import fc from 'fast-check'
+import { type Harness, startHarness, validDeployment } from './harness.ts'
+
+// PUT /v1/deployments/{id}/commits stores what a pipeline's git log listed, for a deployment
+// still queued or already recorded; repeating it is harmless; GET reads it back.
+
+let h: Harness
+beforeAll(async () => {
+  h = await startHarness()
+})
+afterAll(() => h?.close())
+
+const sha = (digit: string) => digit.repeat(40)
+const commit = (digit: string, committedAt: string, reverts: string[] = []) => ({
+  sha: sha(digit),
+  committedAt,
+  authoredAt: '2026-05-01T08:00:00Z',
+  reverts,
+})
+const put = (id: string, body: unknown, key?: string) =>
+  h.send('PUT', `/v1/deployments/${id}/commits`, { body, ...(key ? { key } : {}) })
+
+async function accepted(version: string) {
+  const response = await h.post(validDeployment({ version }))
+  expect(response.status).toBe(202)
+  return (response.headers.get('location') as string).split('/').at(-1) as string
+}
+
+test('stored while queued, read back once recorded; a repeat or a correction replaces the list', async () => {
+  const id = await accepted('with-commits')
+  const body = {
+    commits: [
+      commit('a', '2026-05-01T09:00:00Z'),
+      commit('b', '2026-05-01T10:00:00+02:00', [sha('9').toUpperCase()]),
+    ],
+  }
+  expect((await put(id, body)).status).toBe(204)
+  expect((await put(id, body)).status).toBe(204)
+  await h.drain()
+  const read = await h.get(`/v1/deployments/${id}/commits`)
+  expect(read.status).toBe(200)
+  expect(await read.json()).toEqual({
+    deploymentId: id,
+    truncated: false,
+    commits: [
+      {
+        sha: sha('a'),
+        committedAt: '2026-05-01T09:00:00.000Z',
+        authoredAt: '2026-05-01T08:00:00.000Z',
+        reverts: [],
+      },
+      {
+        sha: sha('b'),
+        committedAt: '2026-05-01T08:00:00.000Z',
+        authoredAt: '2026-05-01T08:00:00.000Z',
+        reverts: [sha('9')],
+      },
+    ],
+  })
+  expect(
+    (await put(id, { commits: [commit('c', '2026-05-02T00:00:00Z')], truncated: true })).status,
+  ).toBe(204)
+  const corrected = await (await h.get(`/v1/deployments/${id}/commits`)).json()
+  expect(corrected.truncated).toBe(true)
+  expect(corrected.commits.map((each: { sha: string }) => each.sha)).toEqual([sha('c')])
+})
+
+test('5,000 commits fit in one request; 5,001 do not', async () => {
+  const id = await accepted('many-commits')
+  const many = Array.from({ length: 5_000 }, (_, index) => ({
+    ...commit('0', '2026-05-01T09:00:00Z'),
+    sha: index.toString(16).padStart(40, '0'),
+  }))
+  expect((await put(id, { commits: many, truncated: true })).status).toBe(204)
+  const read = await (await h.get(`/v1/deployments/${id}/commits`)).json()
+  expect(read.commits).toHaveLength(5_000)
+  const tooMany = await put(id, { commits: [...many, commit('f', '2026-05-01T09:00:00Z')] })
+  expect(tooMany.status).toBe(422)
+})
+
+test('bad lists are a 422 naming each field; unknown ids 404; other scopes 403', async () => {
+  const id = await accepted('bad-commits')
+  const refused = await put(id, {
+    commits: [
+      { sha: 'abc', committedAt: 'yesterday', authoredAt: '2026-05-01T08:00:00Z', reverts: [] },
+      commit('a', '2026-05-01T09:00:00Z'),
+      commit('a', '2026-05-01T09:00:00Z'),
+    ],
+    extra: 1,
+  })
+  expect(refused.status).toBe(422)
+  const fields = ((await refused.json()).errors as { field: string }[]).map((each) => each.field)
+  expect(fields).toEqual(['extra', 'commits[0].sha', 'commits[0].committedAt', 'commits[2].sha'])
+  const unknown = '01890a5d-ac96-774b-bcce-b302099a8057'
+  expect((await put(unknown, { commits: [] })).status).toBe(404)
+  expect((await h.get(`/v1/deployments/${unknown}/commits`)).status).toBe(404)
+  const reader = (await issueApiKey(h.sql, { workspace: 'acme', name: 'r', scopes: ['read'] })).key
+  expect((await put(id, { commits: [] }, reader)).status).toBe(403)
+  const other = (await issueApiKey(h.sql, { workspace: 'other', name: 'o' })).key
+  expect((await put(id, { commits: [] }, other)).status).toBe(404)
+})
+
+test('property: no commits body a client can send gets anything but 204 or a 4xx problem', async () => {
+  const id = await accepted('fuzzed-commits')
+  const text = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 50 }),
+    fc.constantFrom(sha('a'), sha('B'), '2026-05-01T09:00:00Z', '', 'x'.repeat(64)),
+  )
+  const hex40 = fc
+    .array(fc.constantFrom(...'0123456789abcdefABCDEF'), { minLength: 40, maxLength: 40 })
+    .map((digits) => digits.join(''))
+  const anyValue = fc.oneof(text, fc.constant(null), fc.integer(), fc.boolean(), fc.jsonValue())
+  const shaped = fc.record(
+    {
+      sha: fc.oneof(hex40, text),
+      committedAt: fc.oneof(
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+        text,
+      ),
+      authoredAt: fc.oneof(
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+        text,
+      ),
+      reverts: fc.oneof(fc.array(hex40, { maxLength: 3 }), anyValue),
+    },
+    { requiredKeys: [] },
+  )
+  const body = fc.oneof(
+    fc.record(
+      {
+        commits: fc.array(fc.oneof(shaped, anyValue), { maxLength: 5 }),
+        truncated: fc.oneof(fc.boolean(), anyValue),
+      },
+      { requiredKeys: [] },
+    ),
+    fc.dictionary(fc.string(), anyValue),
+    fc.jsonValue(),
+  )
+  const statuses = new Set<number>()
+  const { key } = await issueApiKey(h.sql, {
+    workspace: 'acme',
+    name: 'fuzz',
+    rateLimitPerMinute: 1_000_000,
+  })
+  await fc.assert(
+    fc.asyncProperty(body, async (value) => {
+      const response = await h.send('PUT', `/v1/deployments/${id}/commits`, {
+        key,
+        headers: { 'content-type': 'application/json' },
+        rawBody: JSON.stringify(value) ?? 'null',
+      })
+      statuses.add(response.status)
+      if (response.status === 204) return
+      expect({ value, status: response.status }).toEqual({
+        value,
+        status: response.status === 413 ? 413 : 422,
+      })
+      expect((await response.json()).status).toBe(response.status)
+    }),
+    { numRuns: 300 },
+  )
+  expect(statuses).toContain(204)
+  expect(statuses).toContain(422)
+  expect(h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
+})

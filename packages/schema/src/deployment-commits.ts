@@ -1,0 +1,142 @@
+import { type Static, Type } from '@sinclair/typebox'
+import type { Instant } from './date-time.ts'
+import { FORMATS } from './formats.ts'
+import type { FieldError } from './problem.ts'
+import { isInvalid } from './text.ts'
+
+/** At most this many commits per deployment: `shiplog notify` caps `git log` here and says so. */
+export const MAX_DEPLOYMENT_COMMITS = 5_000
+
+const SHA_PATTERN = '^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?$'
+const Sha = (description: string) =>
+  Type.String({ pattern: SHA_PATTERN, description: `${description}: a full SHA-1 or SHA-256` })
+
+/** One commit a deployment delivered, as `git log` reports it. */
+export const DeploymentCommit = Type.Object(
+  {
+    sha: Sha('The commit'),
+    committedAt: Type.String({ format: 'date-time', description: 'Committer time' }),
+    authoredAt: Type.String({ format: 'date-time', description: 'Author time' }),
+    reverts: Type.Array(Sha('A commit it reverts'), {
+      maxItems: 100,
+      description: 'Commits its message reverts ("This reverts commit <sha>"); empty for most',
+    }),
+  },
+  { $id: 'DeploymentCommit', additionalProperties: false },
+)
+export type DeploymentCommit = Static<typeof DeploymentCommit>
+
+/** `PUT /v1/deployments/{id}/commits`: every commit the deployment delivered. */
+export const DeploymentCommitsInput = Type.Object(
+  {
+    commits: Type.Array(DeploymentCommit, {
+      maxItems: MAX_DEPLOYMENT_COMMITS,
+      description: 'git log <previous deployment>..<this commit>, newest first or in any order',
+    }),
+    truncated: Type.Optional(
+      Type.Boolean({ description: 'True when the pipeline sent only the newest 5,000' }),
+    ),
+  },
+  { $id: 'DeploymentCommitsInput', additionalProperties: false },
+)
+export type DeploymentCommitsInput = Static<typeof DeploymentCommitsInput>
+
+/** The commits stored for a deployment. */
+export const DeploymentCommits = Type.Object(
+  {
+    deploymentId: Type.String({ format: 'uuid' }),
+    truncated: Type.Boolean({ description: 'The pipeline capped the list at 5,000' }),
+    commits: Type.Array(DeploymentCommit),
+  },
+  { $id: 'DeploymentCommits' },
+)
+export type DeploymentCommits = Static<typeof DeploymentCommits>
+
+/** A commit checked and normalised: lower-case SHAs, instants. */
+export interface ValidCommit {
+  sha: string
+  committedAt: Instant
+  authoredAt: Instant
+  reverts: string[]
+}
+
+const SHA = new RegExp(SHA_PATTERN)
+const KNOWN = ['sha', 'committedAt', 'authoredAt', 'reverts']
+
+/**
+ * Checks a commits body: every failing field named by its path (`commits[3].sha`), at most 20 of
+ * them, so a list of 5,000 bad commits is not a megabyte of errors.
+ */
+export function validateDeploymentCommits(
+  body: unknown,
+): { ok: true; commits: ValidCommit[]; truncated: boolean } | { ok: false; errors: FieldError[] } {
+  const errors: FieldError[] = []
+  const fail = (field: string, message: string) =>
+    errors.length < 20 && errors.push({ field, message })
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] }
+  }
+  const input = body as Record<string, unknown>
+  for (const key of Object.keys(input)) {
+    if (key !== 'commits' && key !== 'truncated') fail(key, 'is not a known field')
+  }
+  if (input.truncated !== undefined && typeof input.truncated !== 'boolean') {
+    fail('truncated', 'must be true or false')
+  }
+  if (!Array.isArray(input.commits)) {
+    fail('commits', 'is required: an array of commits')
+    return { ok: false, errors }
+  }
+  if (input.commits.length > MAX_DEPLOYMENT_COMMITS) {
+    fail(
+      'commits',
+      `must hold at most ${MAX_DEPLOYMENT_COMMITS} commits: send the newest, with "truncated": true`,
+    )
+    return { ok: false, errors }
+  }
+  const commits: ValidCommit[] = []
+  const seen = new Set<string>()
+  input.commits.forEach((raw, index) => {
+    const at = `commits[${index}]`
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      fail(at, 'must be an object with sha, committedAt, authoredAt and reverts')
+      return
+    }
+    const commit = raw as Record<string, unknown>
+    for (const key of Object.keys(commit)) {
+      if (!KNOWN.includes(key)) fail(`${at}.${key}`, 'is not a known field')
+    }
+    const sha =
+      typeof commit.sha === 'string' && SHA.test(commit.sha) ? commit.sha.toLowerCase() : undefined
+    if (!sha) fail(`${at}.sha`, 'must be a full commit SHA: 40 (or 64) hexadecimal digits')
+    else if (seen.has(sha)) fail(`${at}.sha`, 'is listed twice')
+    else seen.add(sha)
+    const time = (name: 'committedAt' | 'authoredAt') => {
+      const value = commit[name]
+      const parsed = typeof value === 'string' ? FORMATS['date-time'](value.trim()) : undefined
+      if (parsed === undefined || isInvalid(parsed)) {
+        fail(`${at}.${name}`, parsed ? parsed.error : 'must be an RFC 3339 date-time with a zone')
+        return undefined
+      }
+      return parsed
+    }
+    const committedAt = time('committedAt')
+    const authoredAt = time('authoredAt')
+    const reverts = commit.reverts ?? []
+    const validReverts =
+      Array.isArray(reverts) &&
+      reverts.length <= 100 &&
+      reverts.every((r) => typeof r === 'string' && SHA.test(r))
+    if (!validReverts) fail(`${at}.reverts`, 'must be an array of at most 100 full commit SHAs')
+    if (sha && committedAt && authoredAt && validReverts) {
+      commits.push({
+        sha,
+        committedAt,
+        authoredAt,
+        reverts: (reverts as string[]).map((r) => r.toLowerCase()),
+      })
+    }
+  })
+  if (errors.length > 0) return { ok: false, errors }
+  return { ok: true, commits, truncated: input.truncated === true }
+}
