@@ -668,6 +668,9 @@ var map = new Map;
 function Has(format) {
   return map.has(format);
 }
+function Set2(format, func) {
+  map.set(format, func);
+}
 function Get(format) {
   return map.get(format);
 }
@@ -3493,6 +3496,555 @@ function createShiplogClient(options) {
   };
 }
 
+// packages/schema/src/catalog.ts
+var LatestDeployment = Type.Object({
+  id: Type.String({ format: "uuid", description: "The deployment’s id (its receipt)" }),
+  app: Type.String({ description: "The application deployed" }),
+  environment: Type.String({ description: "The environment deployed to" }),
+  version: Type.String({ description: "The version deployed" }),
+  commitHash: Type.String({ description: "The commit deployed" }),
+  deployedAt: Type.String({ format: "date-time", description: "When, in UTC" })
+}, { $id: "LatestDeployment" });
+var Latest = (description) => Type.Union([LatestDeployment, Type.Null()], { description });
+var ApplicationSummary = Type.Object({
+  app: Type.String({ description: "Display spelling: the first one seen" }),
+  repositoryFullName: Type.String({ description: "Its repository, owner/name" }),
+  monorepoPath: Type.Union([Type.String(), Type.Null()], {
+    description: "From its latest deployment that named one"
+  }),
+  deploymentCount: Type.Integer({ minimum: 0, description: "Recorded deployments of it" }),
+  lastDeployment: Latest("Its latest deployment by deployedAt, in any environment; null if none")
+}, { $id: "ApplicationSummary" });
+var EnvironmentSummary = Type.Object({
+  environment: Type.String({ description: "Display spelling: the first one seen" }),
+  deploymentCount: Type.Integer({ minimum: 0, description: "Recorded deployments into it" }),
+  lastDeployment: Latest("The latest deployment into it by deployedAt; null if none")
+}, { $id: "EnvironmentSummary" });
+var DeploymentMatrix = Type.Object({
+  environments: Type.Array(Type.String(), { description: "Column order of every row" }),
+  rows: Type.Array(Type.Object({
+    app: Type.String({ description: "The application of this row" }),
+    repositoryFullName: Type.String({ description: "Its repository, owner/name" }),
+    cells: Type.Array(Latest("The latest deployment into that environment, or null"), {
+      description: "One per environment, null where never deployed"
+    })
+  }))
+}, { $id: "DeploymentMatrix" });
+var DeploymentFrequency = Type.Object({
+  environment: Type.String({ description: "The environment counted" }),
+  bucket: Type.Union([Type.Literal("day"), Type.Literal("week")], {
+    description: "UTC days, or ISO weeks from Monday"
+  }),
+  since: Type.String({ format: "date-time", description: "Start of the first bucket" }),
+  until: Type.String({ format: "date-time", description: "End of the window (exclusive)" }),
+  buckets: Type.Array(Type.String({ format: "date-time" }), {
+    description: "Start of each bucket"
+  }),
+  applications: Type.Array(Type.Object({
+    app: Type.String({ description: "An application that deployed there in the window" }),
+    repositoryFullName: Type.String({ description: "Its repository, owner/name" }),
+    counts: Type.Array(Type.Integer({ minimum: 0 }), {
+      description: "One per bucket, zero-filled"
+    })
+  })),
+  totals: Type.Array(Type.Integer({ minimum: 0 }), {
+    description: "All applications, per bucket"
+  })
+}, { $id: "DeploymentFrequency" });
+// packages/schema/src/change-type.ts
+var ChangeType = Type.Union([
+  Type.Literal("initial"),
+  Type.Literal("redeploy"),
+  Type.Literal("rollback"),
+  Type.Literal("forward")
+], {
+  $id: "ChangeType",
+  description: "initial: none before; redeploy: the same commit as the one before; rollback: the commit of an earlier one; forward: otherwise"
+});
+// packages/schema/src/date-time.ts
+var RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+var DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+var SECONDS_PER_DAY = 86400;
+var MICROS_PER_SECOND = 1000000n;
+var SYNTAX = { ok: false, reason: "syntax" };
+var RANGE = { ok: false, reason: "range" };
+var isLeapYear = (y) => y % 4 === 0 && y % 100 !== 0 || y % 400 === 0;
+function daysFromCivil(year, month, day) {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+function civilFromDays(days) {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, day];
+}
+var EARLIEST_MICROS = BigInt(daysFromCivil(1, 1, 1) * SECONDS_PER_DAY) * MICROS_PER_SECOND;
+var LATEST_MICROS = BigInt(daysFromCivil(1e4, 1, 1) * SECONDS_PER_DAY) * MICROS_PER_SECOND - 1n;
+function roundHalfEven(x) {
+  const rounded = Math.round(x);
+  return rounded - x === 0.5 && rounded % 2 !== 0 ? rounded - 1 : rounded;
+}
+function fractionMicros(digits) {
+  return digits === "" ? 0 : roundHalfEven(Number.parseFloat(`0.${digits}`) * 1e6);
+}
+var pad = (n, width) => String(n).padStart(width, "0");
+function instantFromMicros(micros) {
+  let seconds = micros / MICROS_PER_SECOND;
+  let fraction = micros % MICROS_PER_SECOND;
+  if (fraction < 0n) {
+    fraction += MICROS_PER_SECOND;
+    seconds -= 1n;
+  }
+  const secondsOfDay = Number((seconds % 86400n + 86400n) % 86400n);
+  const days = Number((seconds - BigInt(secondsOfDay)) / 86400n);
+  const [year, month, day] = civilFromDays(days);
+  const hh = Math.floor(secondsOfDay / 3600);
+  const mm = Math.floor(secondsOfDay % 3600 / 60);
+  const ss = secondsOfDay % 60;
+  const subsecond = fraction % 1000n === 0n ? pad(fraction / 1000n, 3) : pad(fraction, 6);
+  const iso = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hh, 2)}:${pad(mm, 2)}:${pad(ss, 2)}.${subsecond}Z`;
+  return { micros, iso };
+}
+function parseDateTime(s) {
+  const m = RFC3339.exec(s);
+  if (m === null)
+    return SYNTAX;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = Number(m[6]);
+  const offsetHours = m[8] === undefined ? 0 : Number(m[9]);
+  const offsetMinutes = m[8] === undefined ? 0 : Number(m[10]);
+  if (year < 1 || month < 1 || month > 12 || day < 1)
+    return RANGE;
+  const monthDays = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1] ?? 0;
+  if (day > monthDays || hour > 23 || minute > 59 || second > 59)
+    return RANGE;
+  if (offsetHours > 14 || offsetMinutes > 59)
+    return RANGE;
+  const sign = m[8] === "-" ? -1 : 1;
+  const offsetSeconds = sign * (offsetHours * 60 + offsetMinutes) * 60;
+  const utcSeconds = daysFromCivil(year, month, day) * SECONDS_PER_DAY + (hour * 60 + minute) * 60 + second - offsetSeconds;
+  const micros = BigInt(utcSeconds) * MICROS_PER_SECOND + BigInt(fractionMicros(m[7] ?? ""));
+  if (micros < EARLIEST_MICROS || micros > LATEST_MICROS)
+    return RANGE;
+  return { ok: true, instant: instantFromMicros(micros) };
+}
+// packages/schema/src/deployment.ts
+var DEPLOYED_AT_MAX_FUTURE_MS = 5 * 60 * 1000;
+var REPOSITORY_FULL_NAME_PATTERN = "^[^\\s/]+(?:/[^\\s/]+)+$";
+var COMMIT_HASH_PATTERN = "^[0-9a-fA-F]{7,70}$";
+var DeploymentInput = Type.Object({
+  repositoryFullName: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: REPOSITORY_FULL_NAME_PATTERN,
+    description: "Repository as owner/name; nested groups (group/sub/repo) are allowed",
+    examples: ["acme/shop", "acme/platform/api"]
+  }),
+  environment: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    description: "Environment deployed to",
+    examples: ["production", "staging"]
+  }),
+  app: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    description: "Application or service that was deployed",
+    examples: ["api"]
+  }),
+  version: Type.String({
+    minLength: 1,
+    maxLength: 70,
+    description: "Version label of the deployed build",
+    examples: ["1.4.2", "v2026.05.01-3"]
+  }),
+  commitHash: Type.String({
+    minLength: 7,
+    maxLength: 70,
+    pattern: COMMIT_HASH_PATTERN,
+    description: "Git commit SHA that was deployed (stored lower-case)",
+    examples: ["9fceb02d0ae598e95dc970b74767f19372d61af8"]
+  }),
+  description: Type.Optional(Type.String({
+    maxLength: 255,
+    description: "Free-text note about the deployment; null or blank means none",
+    examples: ["Hotfix for checkout timeout"]
+  })),
+  author: Type.Optional(Type.String({
+    maxLength: 255,
+    description: "Who triggered the deployment; null or blank means unknown",
+    examples: ["octocat"]
+  })),
+  deployedAt: Type.Optional(Type.String({
+    format: "date-time",
+    description: "RFC 3339 date-time with a time zone, at most 5 minutes in the future; defaults to now",
+    examples: ["2026-05-01T12:00:00Z", "2026-05-01T14:00:00.123456+02:00"]
+  })),
+  monorepoPath: Type.Optional(Type.String({
+    maxLength: 255,
+    description: "Relative path of the app inside a monorepo, without '..' segments",
+    examples: ["apps/api"]
+  }))
+}, {
+  $id: "DeploymentInput",
+  additionalProperties: false,
+  description: "A deployment to record"
+});
+var Nullable = (description) => Type.Union([Type.String(), Type.Null()], { description });
+var DeploymentFields = Type.Object({
+  repositoryFullName: Type.String({ description: "Trimmed repository full name" }),
+  environment: Type.String({ description: "Trimmed environment" }),
+  app: Type.String({ description: "Trimmed app" }),
+  version: Type.String({ description: "Trimmed version" }),
+  commitHash: Type.String({ description: "Lower-case commit SHA" }),
+  description: Nullable("Trimmed description, or null when omitted"),
+  author: Nullable("Trimmed author, or null when omitted"),
+  deployedAt: Type.String({
+    format: "date-time",
+    description: "The instant sent, or the request time when omitted, in UTC as Postgres stores it (ms, or µs when finer)"
+  }),
+  monorepoPath: Nullable("Path without leading './' or trailing '/', or null when omitted")
+}, {
+  $id: "DeploymentFields",
+  additionalProperties: false,
+  description: "A validated, normalized deployment"
+});
+// packages/schema/src/uuid.ts
+var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// packages/schema/src/page-cursor.ts
+var SHAPE = /^(-?\d{1,19})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+var BASE64URL = /^[A-Za-z0-9_-]*$/;
+function decodeCursor(encoded) {
+  if (!BASE64URL.test(encoded) || encoded.length % 4 === 1)
+    return;
+  const match = SHAPE.exec(atob(encoded.replaceAll("-", "+").replaceAll("_", "/")));
+  if (!match)
+    return;
+  const deployedAtMicros = BigInt(match[1]);
+  if (deployedAtMicros < EARLIEST_MICROS || deployedAtMicros > LATEST_MICROS)
+    return;
+  const id = match[2];
+  return UUID.test(id) ? { deployedAtMicros, id } : undefined;
+}
+
+// packages/schema/src/text.ts
+var invalid = (error) => ({ error });
+var isInvalid = (outcome) => typeof outcome === "object" && outcome !== null && ("error" in outcome);
+var CONTROL_CHARS = invalid("must not contain control characters");
+var LONE_SURROGATE = invalid("must not contain unpaired surrogates (invalid Unicode)");
+
+// packages/schema/src/formats.ts
+var BAD_DATE_SYNTAX = invalid("must be an RFC 3339 date-time with a time zone, for example 2026-05-01T12:00:00Z");
+var BAD_DATE_RANGE = invalid("must be a real date and time from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z (in UTC): a day that exists in that month, hour 00-23, minute and second 00-59, offset hours 00-14");
+var BAD_UUID = invalid("must be a UUID such as 0190f3c4-8a5e-7b2c-9d41-3f6a2b1c0d9e (from the Location of the 202)");
+var BAD_CURSOR = invalid("is not a cursor this API returned; pass nextCursor of the previous page unchanged");
+var FORMATS = {
+  "date-time": (value) => {
+    const parsed = parseDateTime(value);
+    if (parsed.ok)
+      return parsed.instant;
+    return parsed.reason === "syntax" ? BAD_DATE_SYNTAX : BAD_DATE_RANGE;
+  },
+  uuid: (value) => UUID.test(value) ? value.toLowerCase() : BAD_UUID,
+  cursor: (value) => decodeCursor(value) ?? BAD_CURSOR
+};
+for (const name of Object.keys(FORMATS)) {
+  const parse = FORMATS[name];
+  Set2(name, (value) => !isInvalid(parse(value)));
+}
+
+// packages/schema/src/deployment-commits.ts
+var MAX_DEPLOYMENT_COMMITS = 5000;
+var SHA_PATTERN = "^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?$";
+var Sha = (description) => Type.String({ pattern: SHA_PATTERN, description: `${description}: a full SHA-1 or SHA-256` });
+var DeploymentCommit = Type.Object({
+  sha: Sha("The commit"),
+  committedAt: Type.String({ format: "date-time", description: "Committer time" }),
+  authoredAt: Type.String({ format: "date-time", description: "Author time" }),
+  reverts: Type.Array(Sha("A commit it reverts"), {
+    maxItems: 100,
+    description: 'Commits its message reverts ("This reverts commit <sha>"); empty for most'
+  })
+}, { $id: "DeploymentCommit", additionalProperties: false });
+var DeploymentCommitsInput = Type.Object({
+  commits: Type.Array(DeploymentCommit, {
+    maxItems: MAX_DEPLOYMENT_COMMITS,
+    description: "git log <previous deployment>..<this commit>, newest first or in any order"
+  }),
+  truncated: Type.Optional(Type.Boolean({ description: "True when the pipeline sent only the newest 5,000" }))
+}, { $id: "DeploymentCommitsInput", additionalProperties: false });
+var DeploymentCommits = Type.Object({
+  deploymentId: Type.String({ format: "uuid" }),
+  truncated: Type.Boolean({ description: "The pipeline capped the list at 5,000" }),
+  commits: Type.Array(DeploymentCommit)
+}, { $id: "DeploymentCommits" });
+var SHA = new RegExp(SHA_PATTERN);
+// packages/schema/src/deployment-job.ts
+var DeploymentJob = Type.Object({
+  id: Type.String({ format: "uuid", description: "Deployment id assigned by the API" }),
+  workspaceId: Type.String({ pattern: "^[0-9]+$" }),
+  receivedAt: Type.String({ format: "date-time" }),
+  deployment: DeploymentFields
+}, { $id: "DeploymentJob", additionalProperties: false });
+// packages/schema/src/deployment-status.ts
+var Nullable2 = (schema, description) => Type.Union([schema, Type.Null()], { description });
+var DeploymentFailure = Type.Object({
+  reason: Type.String({ description: "The error of the last attempt" }),
+  attempts: Type.Integer({ minimum: 1, description: "How many times recording was tried" }),
+  failedAt: Type.String({ format: "date-time", description: "When the last attempt failed" })
+}, { $id: "DeploymentFailure" });
+var DeploymentStatus = Type.Object({
+  id: Type.String({ format: "uuid", description: "The id in the Location of the 202" }),
+  status: Type.Union([Type.Literal("queued"), Type.Literal("recorded"), Type.Literal("failed")], {
+    description: "queued: accepted, not yet recorded (maybe being retried); recorded; failed: every attempt failed"
+  }),
+  repositoryFullName: Type.String({ description: "The repository, owner/name" }),
+  environment: Type.String({
+    description: "Display spelling once recorded; as sent while queued"
+  }),
+  app: Type.String({ description: "Display spelling once recorded; as sent while queued" }),
+  version: Type.String({ description: "The version deployed" }),
+  commitHash: Type.String({ description: "The commit deployed, lower-case hexadecimal" }),
+  description: Nullable2(Type.String(), "The note sent with it, or null"),
+  author: Nullable2(Type.String(), "Who triggered it, or null"),
+  deployedAt: Type.String({
+    format: "date-time",
+    description: "When it was deployed, in UTC (the request time when none was sent)"
+  }),
+  monorepoPath: Nullable2(Type.String(), "Where the app lives in the repository, or null"),
+  receivedAt: Type.String({ format: "date-time", description: "When the API accepted it" }),
+  recordedAt: Nullable2(Type.String({ format: "date-time" }), "When the worker stored it; null until recorded"),
+  changeType: Type.Union([ChangeType, Type.Null()], {
+    description: "Once recorded, what it changed in its application and environment (see ChangeType); null while queued or failed"
+  }),
+  duplicateOf: Nullable2(Type.String({ format: "uuid" }), "Set when this delivery repeated one already recorded under another id"),
+  failure: Type.Union([DeploymentFailure, Type.Null()], {
+    description: "Why it could not be recorded, when status is failed; else null"
+  })
+}, { $id: "DeploymentStatus" });
+
+// packages/schema/src/deployment-record.ts
+var Nullable3 = (schema) => Type.Union([schema, Type.Null()]);
+var DeploymentRecord = Type.Object({
+  id: Type.String({ format: "uuid", description: "Assigned when the deployment was accepted" }),
+  repositoryFullName: Type.String(),
+  environment: Type.String({ description: "Display spelling: the first one seen" }),
+  app: Type.String({ description: "Display spelling: the first one seen" }),
+  version: Type.String(),
+  commitHash: Type.String({ description: "Lower-case hexadecimal" }),
+  description: Nullable3(Type.String()),
+  author: Nullable3(Type.String()),
+  deployedAt: Type.String({ format: "date-time" }),
+  monorepoPath: Nullable3(Type.String()),
+  receivedAt: Type.String({ format: "date-time", description: "When the API accepted it" }),
+  recordedAt: Type.String({ format: "date-time", description: "When the worker stored it" }),
+  changeType: ChangeType
+}, { $id: "DeploymentRecord" });
+var DeploymentPage = Type.Object({
+  data: Type.Array(DeploymentStatus),
+  nextCursor: Type.Union([Type.String(), Type.Null()], {
+    description: "Pass as `cursor` for the next page; null on the last page"
+  })
+}, { $id: "DeploymentPage" });
+// packages/schema/src/incident.ts
+var Nullable4 = (schema, description) => Type.Union([schema, Type.Null()], { description });
+var title = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: "What went wrong, in a line",
+  examples: ["Checkout returns 500s"]
+});
+var startedAt = Type.String({
+  format: "date-time",
+  description: "When it started; default: the cause's deployedAt, or the request time when there is no cause"
+});
+var resolvedAt = Type.String({
+  format: "date-time",
+  description: "When it was resolved; not before startedAt"
+});
+var causeDeploymentId = Type.String({
+  format: "uuid",
+  description: "The recorded deployment that caused it (in the same environment)"
+});
+var IncidentInput = Type.Object({
+  environment: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    description: "The environment it happened in; one that has deployments",
+    examples: ["production"]
+  }),
+  app: Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: 255,
+    description: "The application it concerns, in any repository; omit for the environment"
+  })),
+  title,
+  startedAt: Type.Optional(startedAt),
+  resolvedAt: Type.Optional(resolvedAt),
+  causeDeploymentId: Type.Optional(causeDeploymentId)
+}, { $id: "IncidentInput", additionalProperties: false });
+var IncidentPatch = Type.Object({
+  title: Type.Optional(title),
+  startedAt: Type.Optional(startedAt),
+  resolvedAt: Type.Optional(Type.Union([resolvedAt, Type.Null()], { description: "When resolved; null reopens it" })),
+  causeDeploymentId: Type.Optional(Type.Union([causeDeploymentId, Type.Null()], { description: "The cause; null clears it" }))
+}, { $id: "IncidentPatch", additionalProperties: false });
+var Incident = Type.Object({
+  id: Type.String({ format: "uuid" }),
+  status: Type.Union([Type.Literal("open"), Type.Literal("resolved")], {
+    description: "resolved once resolvedAt is set"
+  }),
+  environment: Type.String({ description: "Display spelling of the environment" }),
+  app: Nullable4(Type.String(), "The application named when it was opened, or null"),
+  title: Type.String(),
+  startedAt: Type.String({ format: "date-time" }),
+  resolvedAt: Nullable4(Type.String({ format: "date-time" }), "When resolved, or null"),
+  causeDeploymentId: Nullable4(Type.String({ format: "uuid" }), "The cause, or null"),
+  createdAt: Type.String({ format: "date-time" }),
+  updatedAt: Type.String({ format: "date-time" })
+}, { $id: "Incident" });
+var IncidentPage = Type.Object({
+  data: Type.Array(Incident),
+  nextCursor: Type.Union([Type.String(), Type.Null()], {
+    description: "Pass as `cursor` for the next page; null on the last page"
+  })
+}, { $id: "IncidentPage" });
+// packages/schema/src/parameters.ts
+var NOT_EMPTY = invalid("must not be empty");
+var IS_REQUIRED = invalid("is required");
+var NOT_TEXT = invalid("must be text (percent-encoded UTF-8)");
+var patterns = new WeakMap;
+// packages/schema/src/validate-deployment.ts
+var IS_REQUIRED2 = invalid("is required");
+var NOT_EMPTY2 = invalid("must not be empty");
+var NOT_STRING = invalid("must be a string");
+function schemaPattern(name) {
+  const schema = DeploymentInput.properties[name];
+  if (schema.pattern === undefined)
+    throw new Error(`DeploymentInput.${name} has no pattern`);
+  return new RegExp(schema.pattern, "u");
+}
+var REPOSITORY_FULL_NAME = schemaPattern("repositoryFullName");
+var COMMIT_HASH = schemaPattern("commitHash");
+var BAD_REPOSITORY = invalid("must look like owner/repo-name");
+var BAD_COMMIT = invalid("must be 7 to 70 hexadecimal characters: the full Git commit SHA (was a template variable left unexpanded?)");
+var TOO_FAR_AHEAD = invalid(`must not be more than ${DEPLOYED_AT_MAX_FUTURE_MS / 60000} minutes in the future`);
+var MAX_FUTURE_MICROS = BigInt(DEPLOYED_AT_MAX_FUTURE_MS) * 1000n;
+var ABSOLUTE_PATH = invalid("must be a relative path: remove the leading '/'");
+var PARENT_SEGMENT = invalid("must be a relative path without '..' segments");
+var EMPTY_SEGMENT = invalid("must not contain empty segments ('//')");
+var SLASH = 47;
+function monorepoPath(trimmed) {
+  if (trimmed.charCodeAt(0) === SLASH)
+    return ABSOLUTE_PATH;
+  let start = 0;
+  while (trimmed.startsWith("./", start))
+    start += 2;
+  let end = trimmed.length;
+  while (end > start && trimmed.charCodeAt(end - 1) === SLASH)
+    end--;
+  const path = trimmed.slice(start, end);
+  if (path === "" || path === ".")
+    return null;
+  let emptySegment = false;
+  for (const segment of path.split("/")) {
+    if (segment === "..")
+      return PARENT_SEGMENT;
+    if (segment === "")
+      emptySegment = true;
+  }
+  return emptySegment ? EMPTY_SEGMENT : path;
+}
+var FORMAT_RULES = {
+  repositoryFullName: (v) => REPOSITORY_FULL_NAME.test(v) ? v : BAD_REPOSITORY,
+  commitHash: (v) => COMMIT_HASH.test(v) ? v.toLowerCase() : BAD_COMMIT,
+  deployedAt: (v, nowMicros) => {
+    const instant = FORMATS["date-time"](v);
+    if (isInvalid(instant))
+      return instant;
+    return instant.micros > nowMicros + MAX_FUTURE_MICROS ? TOO_FAR_AHEAD : instant.iso;
+  },
+  monorepoPath
+};
+var REQUIRED = new Set(DeploymentInput.required);
+var FIELDS = Object.entries(DeploymentInput.properties).map(([name, schema]) => ({
+  name,
+  required: REQUIRED.has(name),
+  maxLength: schema.maxLength,
+  rule: FORMAT_RULES[name]
+}));
+var KNOWN_NAMES = FIELDS.map((f) => f.name);
+var KNOWN = new Set(KNOWN_NAMES);
+// packages/client/src/git-commits.ts
+var REVERTS = /This reverts commit ([0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?)/g;
+var FIELD = "\x1F";
+var RECORD = "\x1E";
+var SHALLOW_HINT = "this checkout is shallow and its history could not be fetched: check out the full history " + "(GitHub actions/checkout: fetch-depth: 0; GitLab: GIT_DEPTH: 0)";
+function parseRecord(record) {
+  const [sha = "", committedAt = "", authoredAt = "", body = ""] = record.split(FIELD);
+  if (!sha.trim())
+    return;
+  const reverts = [...body.matchAll(REVERTS)].map((match) => (match[1] ?? "").toLowerCase());
+  return { sha: sha.trim(), committedAt, authoredAt, reverts: [...new Set(reverts)] };
+}
+async function collectCommits(git, range) {
+  const inside = await git(["rev-parse", "--is-inside-work-tree"]);
+  if (inside.code !== 0 || inside.stdout.trim() !== "true") {
+    return {
+      ok: false,
+      notCheckout: true,
+      reason: "Not run inside a git checkout, so no commits were sent (run it in the checkout, or pass --no-commits)."
+    };
+  }
+  const has = async (sha) => (await git(["cat-file", "-e", `${sha}^{commit}`])).code === 0;
+  if (!await has(range.previous) || !await has(range.commit)) {
+    const shallow = async () => (await git(["rev-parse", "--is-shallow-repository"])).stdout.trim() === "true";
+    if (await shallow())
+      await git(["fetch", "--quiet", "--unshallow"]);
+    if (await shallow())
+      return { ok: false, reason: SHALLOW_HINT };
+    if (!await has(range.previous)) {
+      return {
+        ok: false,
+        reason: `the previous deployment's commit ${range.previous.slice(0, 12)} is not in this checkout's history (rewritten, or another repository), so no commits were sent`
+      };
+    }
+    if (!await has(range.commit)) {
+      return { ok: false, reason: `commit ${range.commit.slice(0, 12)} is not in this checkout` };
+    }
+  }
+  const log = await git([
+    "log",
+    `--max-count=${MAX_DEPLOYMENT_COMMITS + 1}`,
+    `--format=%H${FIELD}%cI${FIELD}%aI${FIELD}%B${RECORD}`,
+    `${range.previous}..${range.commit}`,
+    ...range.path ? ["--", range.path] : []
+  ]);
+  if (log.code !== 0)
+    return { ok: false, reason: `git log failed: ${log.stderr.trim()}` };
+  const commits = log.stdout.split(RECORD).map((record) => parseRecord(record.replace(/^\n/, ""))).filter((commit) => commit !== undefined);
+  return {
+    ok: true,
+    commits: commits.slice(0, MAX_DEPLOYMENT_COMMITS),
+    truncated: commits.length > MAX_DEPLOYMENT_COMMITS
+  };
+}
+
 // packages/client/src/notify-args.ts
 import { parseArgs } from "node:util";
 
@@ -3573,7 +4125,8 @@ var NOTIFY_OPTIONS = {
   "monorepo-path": { type: "string" },
   "idempotency-key": { type: "string" },
   wait: { type: "boolean" },
-  timeout: { type: "string" }
+  timeout: { type: "string" },
+  "no-commits": { type: "boolean" }
 };
 var FLAG_OF_FIELD = {
   repositoryFullName: "--repository",
@@ -3665,8 +4218,34 @@ function parseNotifyArgs(args, env) {
     input,
     ...idempotencyKey === undefined ? {} : { idempotencyKey },
     wait: values.wait ?? false,
-    timeoutMs: parseTimeout(values.timeout)
+    timeoutMs: parseTimeout(values.timeout),
+    commits: !values["no-commits"]
   };
+}
+
+// packages/client/src/runtime.ts
+var host = globalThis;
+async function runProgram(program, args) {
+  if (host.Deno) {
+    try {
+      const out = await new host.Deno.Command(program, {
+        args,
+        stdout: "piped",
+        stderr: "piped"
+      }).output();
+      const text = new TextDecoder;
+      return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+    } catch (error) {
+      return { code: -1, stdout: "", stderr: String(error) };
+    }
+  }
+  const { execFile } = await import("node:child_process");
+  return new Promise((resolve) => {
+    execFile(program, args, { maxBuffer: 268435456 }, (error, stdout, stderr) => {
+      const code = error ? typeof error.code === "number" ? error.code : -1 : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr || (error?.message ?? "")) });
+    });
+  });
 }
 
 // packages/client/src/notify.ts
@@ -3693,7 +4272,42 @@ function describeError(error, flagOf = FLAG_OF_FIELD, command = "notify") {
   }
   return [`error: ${error instanceof Error ? error.message : String(error)}`];
 }
-async function runNotify(plan, client, output) {
+async function sendCommits(plan, created, client, output, git) {
+  const { app, environment, repositoryFullName, commitHash, monorepoPath } = plan.input;
+  try {
+    const deployedAt = plan.input.deployedAt ?? (await client.getDeployment(created.id)).deployedAt;
+    const [previous] = (await client.listDeployments({
+      app,
+      environment,
+      repository: repositoryFullName,
+      until: deployedAt,
+      limit: 1
+    })).data;
+    if (!previous) {
+      output.out("The first deployment of this app here: its history is not counted as commits.");
+      return;
+    }
+    const range = { previous: previous.commitHash, commit: commitHash };
+    const collected = await collectCommits(git, monorepoPath ? { ...range, path: monorepoPath } : range);
+    if (!collected.ok) {
+      if (collected.notCheckout)
+        output.out(collected.reason);
+      else
+        output.err(`warning: ${collected.reason}`);
+      return;
+    }
+    await client.putDeploymentCommits(created.id, {
+      commits: collected.commits,
+      truncated: collected.truncated
+    });
+    const capped = collected.truncated ? " (the newest 5,000: there were more)" : "";
+    output.out(`Sent ${collected.commits.length} commits since ${previous.version}${capped}.`);
+  } catch (error) {
+    const [first = "error: unknown"] = describeError(error);
+    output.err(`warning: the commits were not sent: ${first.replace(/^error: /, "")}`);
+  }
+}
+async function runNotify(plan, client, output, git = (args) => runProgram("git", args)) {
   const { app, version, environment } = plan.input;
   try {
     const { idempotencyKey } = plan;
@@ -3701,6 +4315,8 @@ async function runNotify(plan, client, output) {
     output.out(`Deployment ${created.id} accepted: ${app} ${version} to ${environment}`);
     output.out(created.location);
     output.accepted?.(created);
+    if (plan.commits)
+      await sendCommits(plan, created, client, output, git);
     if (!plan.wait)
       return 0;
     output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`);
@@ -3718,7 +4334,7 @@ async function runNotify(plan, client, output) {
 // actions/notify/src/inputs.ts
 var inputVariable = (name) => `INPUT_${name.replaceAll(" ", "_").toUpperCase()}`;
 var FLAGS = ["url", "api-key", "app", "environment", "version", "monorepo-path", "description"];
-var REQUIRED = ["url", "api-key", "app", "environment", "version"];
+var REQUIRED2 = ["url", "api-key", "app", "environment", "version"];
 var FALLBACK = {
   url: "SHIPLOG_URL",
   "api-key": "SHIPLOG_API_KEY"
@@ -3732,7 +4348,7 @@ function readWait(raw) {
 }
 function notifyArgs(env) {
   const value = (name) => env[inputVariable(name)]?.trim() ?? "";
-  const missing = REQUIRED.filter((name) => value(name) === "" && !env[FALLBACK[name] ?? ""]?.trim());
+  const missing = REQUIRED2.filter((name) => value(name) === "" && !env[FALLBACK[name] ?? ""]?.trim());
   if (missing.length > 0) {
     const [noun, pronoun] = missing.length === 1 ? ["input", "it"] : ["inputs", "them"];
     throw new UsageError(`missing ${noun} ${missing.join(", ")}: set ${pronoun} under \`with:\``);
@@ -3768,7 +4384,7 @@ async function main(env) {
   const errors = [];
   const code = await runNotify(plan, createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey }), {
     out: (line) => console.log(line),
-    err: (line) => errors.push(line),
+    err: (line) => line.startsWith("warning: ") ? console.log(workflowCommand("warning", line.slice("warning: ".length))) : errors.push(line),
     accepted: (created) => {
       const file = env.GITHUB_OUTPUT;
       if (!file) {

@@ -28,7 +28,11 @@ async function main(env: Record<string, string | undefined>): Promise<number> {
     createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey }),
     {
       out: (line) => console.log(line),
-      err: (line) => errors.push(line),
+      // A warning (the commits could not be read) leaves the step green, as it leaves the CLI.
+      err: (line) =>
+        line.startsWith('warning: ')
+          ? console.log(workflowCommand('warning', line.slice('warning: '.length)))
+          : errors.push(line),
       // Written on acceptance, so a later step sees the id even when waiting for it fails.
       accepted: (created) => {
         const file = env.GITHUB_OUTPUT

@@ -41,6 +41,8 @@ Tells Shiplog that a version was deployed. Prints the deployment id and its URL.
   --deployed-at <time>        RFC 3339 time of the deployment (default: now)
   --monorepo-path <path>      App's directory in a monorepo
   --idempotency-key <key>     Makes a re-run of this step send nothing new (default: random)
+  --no-commits                Do not send the commits since the previous deployment (by default
+                              they are read from the git checkout it runs in)
   --wait                      Wait until the deployment is recorded
   --timeout <seconds>         How long --wait waits (default: 120)
 

@@ -35,6 +35,7 @@ test('commit, repository and author come from the CI; URL and key from the envir
     },
     wait: false,
     timeoutMs: 120_000,
+    commits: true,
   })
 })
 
@@ -60,6 +61,7 @@ test('flags win over the environment, and every optional field is passed through
       '--idempotency-key',
       'run-42',
       '--wait',
+      '--no-commits',
       '--timeout',
       '7.5',
     ],
@@ -82,6 +84,7 @@ test('flags win over the environment, and every optional field is passed through
     idempotencyKey: 'run-42',
     wait: true,
     timeoutMs: 7_500,
+    commits: false,
   })
 })
 

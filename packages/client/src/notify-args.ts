@@ -16,6 +16,8 @@ export interface NotifyPlan {
   idempotencyKey?: string
   wait: boolean
   timeoutMs: number
+  /** Send the commits since the previous deployment, from the checkout's git history. */
+  commits: boolean
 }
 
 export const NOTIFY_OPTIONS = {
@@ -33,6 +35,7 @@ export const NOTIFY_OPTIONS = {
   'idempotency-key': { type: 'string' },
   wait: { type: 'boolean' },
   timeout: { type: 'string' },
+  'no-commits': { type: 'boolean' },
 } as const
 
 /** The flag that sets each field of the request, so API errors can name what the user typed. */
@@ -83,7 +86,9 @@ function parseUrl(value: string): string {
  * commit, repository and author. Throws a `UsageError` naming every missing or bad flag at once.
  */
 export function parseNotifyArgs(args: string[], env: Env): NotifyPlan {
-  let values: { [Name in keyof typeof NOTIFY_OPTIONS]?: Name extends 'wait' ? boolean : string }
+  let values: {
+    [Name in keyof typeof NOTIFY_OPTIONS]?: Name extends 'wait' | 'no-commits' ? boolean : string
+  }
   try {
     values = parseArgs({
       args,
@@ -134,5 +139,6 @@ export function parseNotifyArgs(args: string[], env: Env): NotifyPlan {
     ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     wait: values.wait ?? false,
     timeoutMs: parseTimeout(values.timeout),
+    commits: !values['no-commits'],
   }
 }

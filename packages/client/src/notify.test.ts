@@ -50,6 +50,8 @@ const WAITING_PLAN = {
   },
   wait: true,
   timeoutMs: 1_000,
+  // These tests are about the deployment; the commits have their own, against a real checkout.
+  commits: false,
 }
 
 test('prints the id and URL, then the exit code of what went wrong', async () => {

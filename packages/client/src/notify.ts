@@ -1,7 +1,9 @@
 import type { CreatedDeployment, ShiplogClient } from './client.ts'
 import { ShiplogError } from './errors.ts'
+import { collectCommits, type Git } from './git-commits.ts'
 import { FLAG_OF_FIELD, type NotifyPlan, UsageError } from './notify-args.ts'
 import { formatProblemLines } from './problem.ts'
+import { runProgram } from './runtime.ts'
 
 /** Where the command writes: stdout for results, stderr for errors. */
 export interface Output {
@@ -48,11 +50,64 @@ export function describeError(
   return [`error: ${error instanceof Error ? error.message : String(error)}`]
 }
 
+/**
+ * Sends the commits the deployment delivered: `git log` from the commit of the previous
+ * recorded deployment of the application in the environment (the latest before this one's
+ * deployedAt, so a backfill finds its own neighbour) to this one. The deployment stands whatever
+ * happens here: a problem is one warning line, not a failed step.
+ */
+async function sendCommits(
+  plan: NotifyPlan,
+  created: CreatedDeployment,
+  client: ShiplogClient,
+  output: Output,
+  git: Git,
+): Promise<void> {
+  const { app, environment, repositoryFullName, commitHash, monorepoPath } = plan.input
+  try {
+    const deployedAt = plan.input.deployedAt ?? (await client.getDeployment(created.id)).deployedAt
+    const [previous] = (
+      await client.listDeployments({
+        app,
+        environment,
+        repository: repositoryFullName,
+        until: deployedAt,
+        limit: 1,
+      })
+    ).data
+    if (!previous) {
+      output.out('The first deployment of this app here: its history is not counted as commits.')
+      return
+    }
+    const range = { previous: previous.commitHash, commit: commitHash }
+    const collected = await collectCommits(
+      git,
+      monorepoPath ? { ...range, path: monorepoPath } : range,
+    )
+    if (!collected.ok) {
+      // Outside a checkout is a choice (a deploy job without one); the rest are mistakes to fix.
+      if (collected.notCheckout) output.out(collected.reason)
+      else output.err(`warning: ${collected.reason}`)
+      return
+    }
+    await client.putDeploymentCommits(created.id, {
+      commits: collected.commits,
+      truncated: collected.truncated,
+    })
+    const capped = collected.truncated ? ' (the newest 5,000: there were more)' : ''
+    output.out(`Sent ${collected.commits.length} commits since ${previous.version}${capped}.`)
+  } catch (error) {
+    const [first = 'error: unknown'] = describeError(error)
+    output.err(`warning: the commits were not sent: ${first.replace(/^error: /, '')}`)
+  }
+}
+
 /** Sends the deployment, optionally waits for it to be recorded; resolves with the exit code. */
 export async function runNotify(
   plan: NotifyPlan,
   client: ShiplogClient,
   output: Output,
+  git: Git = (args) => runProgram('git', args),
 ): Promise<number> {
   const { app, version, environment } = plan.input
   try {
@@ -64,6 +119,7 @@ export async function runNotify(
     output.out(`Deployment ${created.id} accepted: ${app} ${version} to ${environment}`)
     output.out(created.location)
     output.accepted?.(created)
+    if (plan.commits) await sendCommits(plan, created, client, output, git)
     if (!plan.wait) return 0
     output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`)
     const recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs })

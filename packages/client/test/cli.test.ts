@@ -69,12 +69,15 @@ test('notify --wait in GitHub Actions: recorded with the commit, repository and 
     GITHUB_ACTIONS,
   )
   expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' })
-  const [accepted, url, waiting, recorded] = run.stdout.trimEnd().split('\n')
+  const [accepted, url, first, waiting, recorded] = run.stdout.trimEnd().split('\n')
   const id = /^Deployment (\S+) accepted: storefront v2\.0\.0 to production$/.exec(
     accepted ?? '',
   )?.[1]
   expect(id).toBeDefined()
   expect(url).toBe(`${live.url}/v1/deployments/${id}`)
+  expect(first).toBe(
+    'The first deployment of this app here: its history is not counted as commits.',
+  )
   expect(waiting).toBe('Waiting up to 30 s for it to be recorded…')
   expect(recorded).toStartWith('Recorded at ')
   expect(run.stdout).not.toContain(key)

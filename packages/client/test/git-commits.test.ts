@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createShiplogClient } from '../src/index.ts'
+import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
+import { runProcess } from './run-process.ts'
+
+// shiplog notify, run in a real git checkout, sends the commits since the previous deployment of
+// the app in the environment: git log previous..commit, with committer and author times and the
+// commits a revert names; a shallow clone is deepened first.
+
+let live: LiveApi
+let key: string
+let dir: string
+
+beforeAll(async () => {
+  live = await startLiveApi()
+  key = await live.createKey({ workspace: 'git-commits' })
+  dir = await mkdtemp(join(tmpdir(), 'shiplog-git-'))
+}, 60_000)
+
+afterAll(async () => {
+  await live?.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+const inherited = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([name]) => !/^(GITHUB_|GITLAB_|CI_|BUILDKITE|CIRCLE|SHIPLOG_|GIT_)/.test(name),
+  ),
+)
+
+async function git(cwd: string, args: string[], env: Record<string, string> = {}) {
+  const run = await runProcess(['git', ...args], { cwd, env: { ...inherited, ...env } })
+  if (run.code !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`)
+  return run.stdout.trim()
+}
+
+/** A commit of a file at a fixed committer and author time; its SHA. */
+async function commitAt(
+  repo: string,
+  file: string,
+  committed: string,
+  authored: string,
+  message: string,
+) {
+  await writeFile(join(repo, file), `${message}\n`)
+  await git(repo, ['add', file])
+  await git(repo, ['commit', '--quiet', '-m', message], {
+    GIT_AUTHOR_NAME: 'Ada',
+    GIT_AUTHOR_EMAIL: 'ada@example.com',
+    GIT_COMMITTER_NAME: 'Ada',
+    GIT_COMMITTER_EMAIL: 'ada@example.com',
+    GIT_AUTHOR_DATE: authored,
+    GIT_COMMITTER_DATE: committed,
+  })
+  return git(repo, ['rev-parse', 'HEAD'])
+}
+
+const notify = (
+  cwd: string,
+  commit: string,
+  version: string,
+  deployedAt: string,
+  more: string[] = [],
+) =>
+  runProcess(
+    [
+      'bun',
+      join(ROOT, 'packages/client/src/cli.ts'),
+      'notify',
+      '--url',
+      live.url,
+      '--repository',
+      'acme/shop',
+      '--app',
+      'checkout',
+      '--environment',
+      'production',
+      '--version',
+      version,
+      '--commit',
+      commit,
+      '--deployed-at',
+      deployedAt,
+      '--wait',
+      ...more,
+    ],
+    { cwd, env: { ...inherited, NO_COLOR: '1', SHIPLOG_API_KEY: key } },
+  )
+
+test('the first deployment sends none; the next sends git log previous..commit, reverts included', async () => {
+  const repo = join(dir, 'origin')
+  await git(dir, ['init', '--quiet', '-b', 'main', repo])
+  const first = await commitAt(
+    repo,
+    'a.txt',
+    '2026-05-01T09:00:00Z',
+    '2026-05-01T08:00:00Z',
+    'first',
+  )
+  const second = await commitAt(
+    repo,
+    'b.txt',
+    '2026-05-02T09:00:00Z',
+    '2026-05-01T20:00:00Z',
+    'second',
+  )
+  const third = await commitAt(
+    repo,
+    'c.txt',
+    '2026-05-03T09:00:00+02:00',
+    '2026-05-03T06:00:00Z',
+    `Revert "second"\n\nThis reverts commit ${second}.`,
+  )
+  const client = createShiplogClient({ baseUrl: live.url, apiKey: key })
+
+  const initial = await notify(repo, first, 'v1', '2026-05-01T12:00:00Z')
+  expect({ code: initial.code, stderr: initial.stderr }).toEqual({ code: 0, stderr: '' })
+  expect(initial.stdout).toContain('The first deployment of this app here')
+
+  const next = await notify(repo, third, 'v2', '2026-05-03T12:00:00Z')
+  expect({ code: next.code, stderr: next.stderr }).toEqual({ code: 0, stderr: '' })
+  expect(next.stdout).toContain('Sent 2 commits since v1.')
+  const id = /^Deployment (\S+) accepted/.exec(next.stdout)?.[1] as string
+  expect(await client.getDeploymentCommits(id)).toEqual({
+    deploymentId: id,
+    truncated: false,
+    commits: [
+      {
+        sha: third,
+        committedAt: '2026-05-03T07:00:00.000Z',
+        authoredAt: '2026-05-03T06:00:00.000Z',
+        reverts: [second],
+      },
+      {
+        sha: second,
+        committedAt: '2026-05-02T09:00:00.000Z',
+        authoredAt: '2026-05-01T20:00:00.000Z',
+        reverts: [],
+      },
+    ],
+  })
+
+  // A backfill between the two finds its own neighbour: v1, so it sends only `second`.
+  const backfill = await notify(repo, second, 'v1.5', '2026-05-02T12:00:00Z')
+  expect(backfill.stdout).toContain('Sent 1 commits since v1.')
+})
+
+test('a shallow clone is deepened; one that cannot be is a one-line warning, and the deployment stands', async () => {
+  const origin = join(dir, 'origin')
+  const head = await git(origin, ['rev-parse', 'HEAD'])
+  const shallow = join(dir, 'shallow')
+  await git(dir, ['clone', '--quiet', '--depth', '1', `file://${origin}`, shallow])
+  const deepened = await notify(shallow, head, 'v3', '2026-05-04T12:00:00Z')
+  expect({ code: deepened.code, stderr: deepened.stderr }).toEqual({ code: 0, stderr: '' })
+  expect(deepened.stdout).toContain('commits since v2.')
+
+  // A newer commit, cloned alone without a remote to deepen from: v3's commit is out of reach.
+  const newer = await commitAt(
+    origin,
+    'd.txt',
+    '2026-05-05T09:00:00Z',
+    '2026-05-05T09:00:00Z',
+    'fourth',
+  )
+  const stranded = join(dir, 'stranded')
+  await git(dir, ['clone', '--quiet', '--depth', '1', `file://${origin}`, stranded])
+  await git(stranded, ['remote', 'remove', 'origin'])
+  const warned = await notify(stranded, newer, 'v4', '2026-05-05T12:00:00Z')
+  expect(warned.code).toBe(0)
+  expect(warned.stderr.trim().split('\n')).toEqual([
+    'warning: this checkout is shallow and its history could not be fetched: check out the full history (GitHub actions/checkout: fetch-depth: 0; GitLab: GIT_DEPTH: 0)',
+  ])
+  expect(warned.stdout).toContain('Recorded at ')
+
+  const outside = await notify(dir, newer, 'v5', '2026-05-06T12:00:00Z')
+  expect({ code: outside.code, stderr: outside.stderr }).toEqual({ code: 0, stderr: '' })
+  expect(outside.stdout).toContain('Not run inside a git checkout, so no commits were sent')
+  const skipped = await notify(dir, newer, 'v6', '2026-05-07T12:00:00Z', ['--no-commits'])
+  expect({ code: skipped.code, stderr: skipped.stderr }).toEqual({ code: 0, stderr: '' })
+})
