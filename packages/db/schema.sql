@@ -195,6 +195,8 @@ CREATE INDEX api_keys_prefix ON public.api_keys USING btree (prefix);
 
 CREATE INDEX applications_by_name ON public.applications USING btree (workspace_id, name_key);
 
+CREATE INDEX deployment_commits_by_sha ON public.deployment_commits USING btree (sha);
+
 CREATE INDEX deployments_by_commit_prefix ON public.deployments USING btree ("left"(commit_hash, 7) COLLATE "C");
 
 CREATE INDEX deployments_by_environment ON public.deployments USING btree (environment_id, deployed_at);

@@ -3861,6 +3861,50 @@ var DeploymentPage = Type.Object({
     description: "Pass as `cursor` for the next page; null on the last page"
   })
 }, { $id: "DeploymentPage" });
+// packages/schema/src/dora.ts
+var Count = (description) => Type.Integer({ minimum: 0, description });
+var Seconds = (description) => Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+  description: `${description}; null without data`
+});
+var Ratio = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+  description: "The share, from 0 to 1; null when there is nothing to divide by"
+});
+var DoraFigures = Type.Object({
+  deploymentFrequency: Type.Object({
+    deployments: Count("Recorded deployments"),
+    perDay: Type.Number({ minimum: 0, description: "deployments ÷ days" })
+  }),
+  changeLeadTime: Type.Object({
+    commits: Count("Commits first delivered here by a deployment other than the first"),
+    medianSeconds: Seconds("Median of deployedAt minus committer time"),
+    p90Seconds: Seconds("90th percentile of the same")
+  }),
+  changeFailRate: Type.Object({
+    failed: Count("Failed deployments of type initial or forward"),
+    deployments: Count("Deployments of type initial or forward"),
+    ratio: Ratio
+  }),
+  failedDeploymentRecoveryTime: Type.Object({
+    recoveries: Count("Failed deployments that were recovered"),
+    medianSeconds: Seconds("Median time from the failed deployment to its recovery"),
+    open: Count("Failed deployments not recovered yet")
+  }),
+  deploymentReworkRate: Type.Object({
+    rework: Count("Rollbacks, and deployments that fixed a failure"),
+    deployments: Count("Recorded deployments"),
+    ratio: Ratio
+  })
+}, { $id: "DoraFigures" });
+var DoraMetrics = Type.Object({
+  environment: Type.String(),
+  since: Type.String({ format: "date-time" }),
+  until: Type.String({ format: "date-time" }),
+  ...DoraFigures.properties,
+  series: Type.Array(Type.Object({
+    start: Type.String({ format: "date-time", description: "Start of the bucket" }),
+    ...DoraFigures.properties
+  }), { description: "Per bucket (week or day) of the window, in order, every bucket listed" })
+}, { $id: "DoraMetrics" });
 // packages/schema/src/incident.ts
 var Nullable4 = (schema, description) => Type.Union([schema, Type.Null()], { description });
 var title = Type.String({

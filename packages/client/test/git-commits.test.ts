@@ -1,10 +1,19 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createShiplogClient } from '../src/index.ts'
+import { commitAt as commitWithTimes, git, inherited } from './git-repo.ts'
 import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
 import { runProcess } from './run-process.ts'
+
+const commitAt = (
+  repo: string,
+  file: string,
+  committed: string,
+  authored: string,
+  message: string,
+) => commitWithTimes(repo, file, { committed, authored }, message)
 
 // shiplog notify, run in a real git checkout, sends the commits since the previous deployment of
 // the app in the environment: git log previous..commit, with committer and author times and the
@@ -24,39 +33,6 @@ afterAll(async () => {
   await live?.close()
   await rm(dir, { recursive: true, force: true })
 })
-
-const inherited = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([name]) => !/^(GITHUB_|GITLAB_|CI_|BUILDKITE|CIRCLE|SHIPLOG_|GIT_)/.test(name),
-  ),
-)
-
-async function git(cwd: string, args: string[], env: Record<string, string> = {}) {
-  const run = await runProcess(['git', ...args], { cwd, env: { ...inherited, ...env } })
-  if (run.code !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`)
-  return run.stdout.trim()
-}
-
-/** A commit of a file at a fixed committer and author time; its SHA. */
-async function commitAt(
-  repo: string,
-  file: string,
-  committed: string,
-  authored: string,
-  message: string,
-) {
-  await writeFile(join(repo, file), `${message}\n`)
-  await git(repo, ['add', file])
-  await git(repo, ['commit', '--quiet', '-m', message], {
-    GIT_AUTHOR_NAME: 'Ada',
-    GIT_AUTHOR_EMAIL: 'ada@example.com',
-    GIT_COMMITTER_NAME: 'Ada',
-    GIT_COMMITTER_EMAIL: 'ada@example.com',
-    GIT_AUTHOR_DATE: authored,
-    GIT_COMMITTER_DATE: committed,
-  })
-  return git(repo, ['rev-parse', 'HEAD'])
-}
 
 const notify = (
   cwd: string,

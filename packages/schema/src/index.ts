@@ -32,6 +32,7 @@ export {
 export { DeploymentJob } from './deployment-job.ts'
 export { DeploymentPage, DeploymentRecord } from './deployment-record.ts'
 export { DeploymentFailure, DeploymentStatus } from './deployment-status.ts'
+export { DoraFigures, DoraMetrics } from './dora.ts'
 export { parseEnv } from './env.ts'
 export { FORMATS, type FormatName } from './formats.ts'
 export { Incident, IncidentInput, IncidentPage, IncidentPatch } from './incident.ts'

@@ -1,7 +1,7 @@
 import { type TObject, Type } from '@sinclair/typebox'
 import { ByRepositoryQuery } from '../catalog/model.ts'
 import { DeploymentIdParams, ListDeploymentsQuery } from '../deployments/model.ts'
-import { FrequencyQuery } from '../dora/model.ts'
+import { DoraQuery, FrequencyQuery } from '../dora/model.ts'
 import { IncidentIdParams, ListIncidentsQuery } from '../incidents/model.ts'
 import {
   componentSchemas,
@@ -305,6 +305,17 @@ export function openApiDocument() {
           description: `One row per application, one cell per environment in the order of \`environments\`: the latest recorded deployment there, or \`null\` where it was never deployed.`,
           query: ByRepositoryQuery,
           schema: ref('DeploymentMatrix'),
+        }),
+      },
+      '/v1/metrics/dora': {
+        get: read({
+          operationId: 'getDoraMetrics',
+          tag: 'Metrics',
+          summary: 'The five DORA keys',
+          description: `Deployment frequency, change lead time, change fail rate, failed deployment recovery time and deployment rework rate of one \`environment\` (optionally one \`app\` or \`repository\`) over \`since\`–\`until\` (at most 400 days; default the last 12 weeks), and the same per week (or day) in \`series\`. A figure without data is \`null\`, never 0. How each is computed: the README's "How Shiplog computes DORA".`,
+          query: DoraQuery,
+          schema: ref('DoraMetrics'),
+          notFound: 'No such environment in the key’s workspace',
         }),
       },
       '/v1/incidents': {

@@ -5,11 +5,13 @@ import type { auth } from '../../plugins/auth/index.ts'
 import { requireScope } from '../../plugins/auth/scopes.ts'
 import type { rateLimit } from '../../plugins/rate-limit/index.ts'
 import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
-import { FrequencyQuery } from './model.ts'
+import { doraMetricsOf } from './dora-service.ts'
+import { DoraQuery, FrequencyQuery } from './model.ts'
 import { deploymentFrequencyOf } from './service.ts'
 
 /**
- * The DORA metrics under `/v1/metrics`: `GET /v1/metrics/deployment-frequency`, per application.
+ * The DORA metrics under `/v1/metrics`: `GET /v1/metrics/deployment-frequency`, per application,
+ * and `GET /v1/metrics/dora`, the five keys.
  * (Prometheus metrics are another thing: `plugins/prometheus`, on METRICS_PORT.)
  */
 export function doraRoutes(deps: {
@@ -26,5 +28,10 @@ export function doraRoutes(deps: {
       requireScope(owner, 'read')
       const query = queryOf(FrequencyQuery, request)
       return deps.reads.run(owner.keyId, () => deploymentFrequencyOf(deps.readSql, owner, query))
+    })
+    .get('/dora', ({ owner, request }) => {
+      requireScope(owner, 'read')
+      const query = queryOf(DoraQuery, request)
+      return deps.reads.run(owner.keyId, () => doraMetricsOf(deps.readSql, owner, query))
     })
 }

@@ -1,5 +1,6 @@
 import { DateTimeParameter } from '@shiplog/schema'
 import { Type } from '@sinclair/typebox'
+import { NameParameter } from '../../lib/parameters.ts'
 
 /** Query of `GET /v1/metrics/deployment-frequency`. */
 export const FrequencyQuery = Type.Object(
@@ -21,6 +22,28 @@ export const FrequencyQuery = Type.Object(
       ),
     ),
     until: Type.Optional(DateTimeParameter('Window end, exclusive (default: now)')),
+  },
+  { additionalProperties: false },
+)
+
+/** Query of `GET /v1/metrics/dora`. */
+export const DoraQuery = Type.Object(
+  {
+    environment: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'The environment (any case), e.g. production',
+    }),
+    app: NameParameter('Only this application (any case, in any repository)'),
+    repository: NameParameter('Only the applications of this repository, owner/name (any case)'),
+    since: Type.Optional(DateTimeParameter('Window start (default: 12 weeks before until)')),
+    until: Type.Optional(DateTimeParameter('Window end, exclusive (default: now)')),
+    bucket: Type.Optional(
+      Type.Union([Type.Literal('week'), Type.Literal('day')], {
+        default: 'week',
+        description: 'The buckets of series: ISO weeks from Monday (default), or UTC days',
+      }),
+    ),
   },
   { additionalProperties: false },
 )

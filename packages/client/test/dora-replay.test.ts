@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createShiplogClient } from '../src/index.ts'
+import { commitAt, git, inherited } from './git-repo.ts'
+import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
+import { runProcess } from './run-process.ts'
+
+// A week of one application in production, replayed through the shiplog CLI from a real git
+// repository, and every figure of GET /v1/metrics/dora worked out by hand below.
+//
+// Commits on main, by committer time (Z): c1 05-01 08:00, c2 05-02 06:00, c3 05-03 10:00,
+// c4 05-05 11:00 ("This reverts commit c3"), c5 05-05 12:00.
+//
+// Deployments (deployedAt, Z), the commits notify sends (git log previous..commit), the type:
+//   D1  c1 05-01 12:00  none (the first)                 initial
+//   D2  c2 05-02 12:00  c2                               forward
+//   D3  c2 05-02 14:00  none                             redeploy
+//   D4  c3 05-03 12:00  c3                               forward   failed: D5 rolls back past it
+//   D5  c2 05-03 13:00  none (c3..c2 is empty)           rollback  to D3's commit: D4 recovered
+//   D6  c4 05-05 12:00  c4, c3                           forward   reverts c3, first sent by D4
+//   D7  c5 05-06 12:00  c5                               forward   failed: an incident names it,
+//                                                                  resolved 05-06 14:00
+//   D1b c1 05-01 18:00  none (arrives last: a backfill)  redeploy  (D1's commit, just before)
+//
+// Window 05-01 00:00 to 05-08 00:00: 7 days. Weeks start on Monday: 04-27 (in the window from
+// 05-01, 3 days) and 05-04 (4 days). 05-03 is a Sunday, so D4 and D5 are in the first week.
+//
+// Whole window:
+// - frequency: 8 deployments, 8/7 a day.
+// - lead time, commits first delivered by a deployment that is not initial: c2 by D2 (6 h =
+//   21,600 s), c3 by D4 (2 h = 7,200 s), c4 by D6 (1 h = 3,600 s), c5 by D7 (24 h = 86,400 s); c3
+//   again in D6 is not a first delivery. Sorted 3,600, 7,200, 21,600, 86,400: median (7,200 +
+//   21,600) / 2 = 14,400; p90 at rank 0.9 × 3 = 2.7: 21,600 + 0.7 × 64,800 = 66,960.
+// - change fail rate: initial or forward are D1, D2, D4, D6, D7 (5); failed D4 and D7: 2/5 = 0.4.
+//   D4 fails twice (rollback, revert) and counts once.
+// - recovery: D4 at D5, its earliest recovery (1 h = 3,600 s; D6 would be later), D7 when its
+//   incident was resolved (2 h = 7,200 s): 2 recoveries, median 5,400, none open.
+// - rework: D5 (a rollback) and D6 (its commit reverts a failed one): 2/8 = 0.25.
+// Week of 04-27: D1, D1b, D2, D3, D4, D5: 6 deployments, 6/3 = 2 a day; lead time c2 (21,600)
+// and c3 (7,200): median 14,400, p90 7,200 + 0.9 × 14,400 = 20,160; change fail 1 (D4) of 3 (D1,
+// D2, D4); recovery 3,600; rework 1 (D5) of 6.
+// Week of 05-04: D6, D7: 2 deployments, 2/4 = 0.5 a day; lead time c4 (3,600) and c5 (86,400):
+// median 45,000, p90 3,600 + 0.9 × 82,800 = 78,120; change fail 1 (D7) of 2; recovery 7,200;
+// rework 1 (D6) of 2.
+
+let live: LiveApi
+let key: string
+let dir: string
+
+beforeAll(async () => {
+  live = await startLiveApi()
+  key = await live.createKey({
+    workspace: 'dora-replay',
+    scopes: ['deployments:write', 'incidents:write', 'read'],
+  })
+  dir = await mkdtemp(join(tmpdir(), 'shiplog-dora-'))
+}, 60_000)
+
+afterAll(async () => {
+  await live?.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function shiplog(args: string[]) {
+  const run = await runProcess(['bun', join(ROOT, 'packages/client/src/cli.ts'), ...args], {
+    cwd: join(dir, 'repo'),
+    env: { ...inherited, NO_COLOR: '1', SHIPLOG_URL: live.url, SHIPLOG_API_KEY: key },
+  })
+  expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: '' })
+  return run.stdout.trimEnd().split('\n')
+}
+
+async function deploy(version: string, commit: string, deployedAt: string) {
+  const [accepted = ''] = await shiplog([
+    'notify',
+    '--repository',
+    'acme/shop',
+    '--app',
+    'checkout',
+    '--environment',
+    'production',
+    '--version',
+    version,
+    '--commit',
+    commit,
+    '--deployed-at',
+    deployedAt,
+    '--wait',
+  ])
+  return /^Deployment (\S+) accepted/.exec(accepted)?.[1] as string
+}
+
+const week = (figures: {
+  deployments: number
+  days: number
+  lead: [number, number | null, number | null]
+  fail: [number, number]
+  recovery: [number, number | null, number]
+  rework: number
+}) => ({
+  deploymentFrequency: {
+    deployments: figures.deployments,
+    perDay: figures.deployments / figures.days,
+  },
+  changeLeadTime: {
+    commits: figures.lead[0],
+    medianSeconds: figures.lead[1],
+    p90Seconds: figures.lead[2],
+  },
+  changeFailRate: {
+    failed: figures.fail[0],
+    deployments: figures.fail[1],
+    ratio: figures.fail[1] === 0 ? null : figures.fail[0] / figures.fail[1],
+  },
+  failedDeploymentRecoveryTime: {
+    recoveries: figures.recovery[0],
+    medianSeconds: figures.recovery[1],
+    open: figures.recovery[2],
+  },
+  deploymentReworkRate: {
+    rework: figures.rework,
+    deployments: figures.deployments,
+    ratio: figures.deployments === 0 ? null : figures.rework / figures.deployments,
+  },
+})
+
+test('a replayed week gives every DORA figure and change type worked out by hand', async () => {
+  const repo = join(dir, 'repo')
+  await git(dir, ['init', '--quiet', '-b', 'main', repo])
+  const at = (committed: string) => ({ committed, authored: committed })
+  const c1 = await commitAt(repo, 'a', at('2026-05-01T08:00:00Z'), 'one')
+  const c2 = await commitAt(repo, 'b', at('2026-05-02T06:00:00Z'), 'two')
+  const c3 = await commitAt(repo, 'c', at('2026-05-03T10:00:00Z'), 'three')
+  const c4 = await commitAt(
+    repo,
+    'c',
+    at('2026-05-05T11:00:00Z'),
+    `Revert "three"\n\nThis reverts commit ${c3}.`,
+  )
+  const c5 = await commitAt(repo, 'd', at('2026-05-05T12:00:00Z'), 'five')
+
+  await deploy('D1', c1, '2026-05-01T12:00:00Z')
+  await deploy('D2', c2, '2026-05-02T12:00:00Z')
+  await deploy('D3', c2, '2026-05-02T14:00:00Z')
+  await deploy('D4', c3, '2026-05-03T12:00:00Z')
+  await deploy('D5', c2, '2026-05-03T13:00:00Z')
+  await deploy('D6', c4, '2026-05-05T12:00:00Z')
+  const d7 = await deploy('D7', c5, '2026-05-06T12:00:00Z')
+  const opened = await shiplog([
+    'incident',
+    'open',
+    '--environment',
+    'production',
+    '--app',
+    'checkout',
+    '--title',
+    'Checkout is slow',
+    '--cause',
+    d7,
+  ])
+  await shiplog(['incident', 'resolve', opened.at(-1) as string, '--at', '2026-05-06T14:00:00Z'])
+  await deploy('D1b', c1, '2026-05-01T18:00:00Z')
+
+  const client = createShiplogClient({ baseUrl: live.url, apiKey: key })
+  const page = await client.listDeployments({ environment: 'production', limit: 20 })
+  expect(Object.fromEntries(page.data.map((each) => [each.version, each.changeType]))).toEqual({
+    D1: 'initial',
+    D1b: 'redeploy',
+    D2: 'forward',
+    D3: 'redeploy',
+    D4: 'forward',
+    D5: 'rollback',
+    D6: 'forward',
+    D7: 'forward',
+  })
+
+  const response = await fetch(
+    `${live.url}/v1/metrics/dora?environment=production&since=2026-05-01T00:00:00Z&until=2026-05-08T00:00:00Z`,
+    { headers: { authorization: `Bearer ${key}` } },
+  )
+  expect(response.status).toBe(200)
+  expect(await response.json()).toEqual({
+    environment: 'production',
+    since: '2026-05-01T00:00:00.000Z',
+    until: '2026-05-08T00:00:00.000Z',
+    ...week({
+      deployments: 8,
+      days: 7,
+      lead: [4, 14_400, 66_960],
+      fail: [2, 5],
+      recovery: [2, 5_400, 0],
+      rework: 2,
+    }),
+    series: [
+      {
+        start: '2026-04-27T00:00:00.000Z',
+        ...week({
+          deployments: 6,
+          days: 3,
+          lead: [2, 14_400, 20_160],
+          fail: [1, 3],
+          recovery: [1, 3_600, 0],
+          rework: 1,
+        }),
+      },
+      {
+        start: '2026-05-04T00:00:00.000Z',
+        ...week({
+          deployments: 2,
+          days: 4,
+          lead: [2, 45_000, 78_120],
+          fail: [1, 2],
+          recovery: [1, 7_200, 0],
+          rework: 1,
+        }),
+      },
+    ],
+  })
+}, 90_000)

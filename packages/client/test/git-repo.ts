@@ -1,0 +1,37 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { runProcess } from './run-process.ts'
+
+/** The parent's environment without CI, Shiplog or git variables, which must not leak into runs. */
+export const inherited = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([name]) => !/^(GITHUB_|GITLAB_|CI_|BUILDKITE|CIRCLE|SHIPLOG_|GIT_)/.test(name),
+  ),
+)
+
+/** Runs git in `cwd`; its trimmed output, or an error with what it printed. */
+export async function git(cwd: string, args: string[], env: Record<string, string> = {}) {
+  const run = await runProcess(['git', ...args], { cwd, env: { ...inherited, ...env } })
+  if (run.code !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`)
+  return run.stdout.trim()
+}
+
+/** Commits a file at a fixed committer and author time, with `message`; resolves with its SHA. */
+export async function commitAt(
+  repo: string,
+  file: string,
+  times: { committed: string; authored: string },
+  message: string,
+) {
+  await writeFile(join(repo, file), `${message}\n`)
+  await git(repo, ['add', file])
+  await git(repo, ['commit', '--quiet', '-m', message], {
+    GIT_AUTHOR_NAME: 'Ada',
+    GIT_AUTHOR_EMAIL: 'ada@example.com',
+    GIT_COMMITTER_NAME: 'Ada',
+    GIT_COMMITTER_EMAIL: 'ada@example.com',
+    GIT_AUTHOR_DATE: times.authored,
+    GIT_COMMITTER_DATE: times.committed,
+  })
+  return git(repo, ['rev-parse', 'HEAD'])
+}
