@@ -3404,6 +3404,15 @@ function parseBaseUrl(baseUrl) {
   url.hash = "";
   return url;
 }
+function queryParams(values) {
+  const params = new URLSearchParams;
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined)
+      continue;
+    params.set(name, value instanceof Date ? value.toISOString() : String(value));
+  }
+  return params;
+}
 function createShiplogClient(options) {
   if (!options.apiKey)
     throw new TypeError("apiKey is required");
@@ -3484,13 +3493,13 @@ function createShiplogClient(options) {
       return await response.json();
     },
     async listIncidents(query = {}) {
-      const params = new URLSearchParams;
-      for (const [name, value] of Object.entries(query)) {
-        if (value === undefined)
-          continue;
-        params.set(name, value instanceof Date ? value.toISOString() : String(value));
-      }
+      const params = queryParams({ ...query });
       const response = await send({ method: "GET", path: INCIDENTS, query: params });
+      return await response.json();
+    },
+    async getDoraMetrics(query) {
+      const params = queryParams({ ...query });
+      const response = await send({ method: "GET", path: "v1/metrics/dora", query: params });
       return await response.json();
     }
   };

@@ -4,6 +4,7 @@ import type {
   DeploymentInput,
   DeploymentPage,
   DeploymentStatus,
+  DoraMetrics,
   Incident,
   IncidentInput,
   IncidentPage,
@@ -56,6 +57,8 @@ export interface ShiplogClient {
   listDeployments(query?: ListDeploymentsQuery): Promise<DeploymentPage>
   /** Polls until recorded; throws `DeploymentFailedError` or `DeploymentWaitTimeoutError`. */
   waitUntilRecorded(id: string, options?: WaitOptions): Promise<DeploymentStatus>
+  /** The five DORA keys of an environment over a window, and per week (or day). */
+  getDoraMetrics(query: DoraMetricsQuery): Promise<DoraMetrics>
   /** Stores the commits a deployment delivered (replacing any sent before; safe to retry). */
   putDeploymentCommits(id: string, input: DeploymentCommitsInput): Promise<void>
   /** The commits stored for a deployment. */
@@ -70,6 +73,16 @@ export interface ShiplogClient {
   getIncident(id: string): Promise<Incident>
   /** One page of incidents, latest `startedAt` first. */
   listIncidents(query?: ListIncidentsQuery): Promise<IncidentPage>
+}
+
+/** Parameters of `getDoraMetrics`; times as RFC 3339 strings or `Date`s. */
+export interface DoraMetricsQuery {
+  environment: string
+  app?: string
+  repository?: string
+  since?: string | Date
+  until?: string | Date
+  bucket?: 'week' | 'day'
 }
 
 /** Filters of `listIncidents`; times as RFC 3339 strings or `Date`s. */
@@ -105,6 +118,16 @@ function parseBaseUrl(baseUrl: string | URL): URL {
   url.search = ''
   url.hash = ''
   return url
+}
+
+/** Query parameters from an object: undefined left out, dates as RFC 3339. */
+function queryParams(values: Record<string, string | number | Date | undefined>): URLSearchParams {
+  const params = new URLSearchParams()
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue
+    params.set(name, value instanceof Date ? value.toISOString() : String(value))
+  }
+  return params
 }
 
 /** A client for the Shiplog API, on the Web platform's `fetch` alone (Bun, Node ≥ 20, Deno). */
@@ -202,13 +225,15 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
     },
 
     async listIncidents(query = {}) {
-      const params = new URLSearchParams()
-      for (const [name, value] of Object.entries(query)) {
-        if (value === undefined) continue
-        params.set(name, value instanceof Date ? value.toISOString() : String(value))
-      }
+      const params = queryParams({ ...query })
       const response = await send({ method: 'GET', path: INCIDENTS, query: params })
       return (await response.json()) as IncidentPage
+    },
+
+    async getDoraMetrics(query) {
+      const params = queryParams({ ...query })
+      const response = await send({ method: 'GET', path: 'v1/metrics/dora', query: params })
+      return (await response.json()) as DoraMetrics
     },
   }
 }

@@ -6,6 +6,8 @@ export type {
   DeploymentPage,
   DeploymentRecord,
   DeploymentStatus,
+  DoraFigures,
+  DoraMetrics,
   FieldError,
   Incident,
   IncidentInput,
@@ -18,6 +20,7 @@ export { detectCi } from './ci-env.ts'
 export type {
   CreateDeploymentOptions,
   CreatedDeployment,
+  DoraMetricsQuery,
   ListIncidentsQuery,
   ShiplogClient,
   ShiplogClientOptions,

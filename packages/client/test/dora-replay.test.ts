@@ -176,12 +176,12 @@ test('a replayed week gives every DORA figure and change type worked out by hand
     D7: 'forward',
   })
 
-  const response = await fetch(
-    `${live.url}/v1/metrics/dora?environment=production&since=2026-05-01T00:00:00Z&until=2026-05-08T00:00:00Z`,
-    { headers: { authorization: `Bearer ${key}` } },
-  )
-  expect(response.status).toBe(200)
-  expect(await response.json()).toEqual({
+  const metrics = await client.getDoraMetrics({
+    environment: 'production',
+    since: '2026-05-01T00:00:00Z',
+    until: new Date('2026-05-08T00:00:00Z'),
+  })
+  expect(metrics).toEqual({
     environment: 'production',
     since: '2026-05-01T00:00:00.000Z',
     until: '2026-05-08T00:00:00.000Z',
