@@ -146,11 +146,13 @@ create table incidents (
   created_by_key uuid not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  fixed_by_deployment_id uuid,
   constraint incidents_app_check CHECK (((char_length(app) >= 1) AND (char_length(app) <= 255))),
   constraint incidents_cause_deployment_id_fkey FOREIGN KEY (cause_deployment_id) REFERENCES deployments(id) ON DELETE SET NULL,
   constraint incidents_check CHECK ((resolved_at >= started_at)),
   constraint incidents_check1 CHECK (((app IS NULL) = (app_key IS NULL))),
   constraint incidents_environment_id_fkey FOREIGN KEY (environment_id) REFERENCES environments(id) ON DELETE CASCADE,
+  constraint incidents_fixed_by_deployment_id_fkey FOREIGN KEY (fixed_by_deployment_id) REFERENCES deployments(id) ON DELETE SET NULL,
   constraint incidents_pkey PRIMARY KEY (id),
   constraint incidents_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200))),
   constraint incidents_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE

@@ -3955,7 +3955,14 @@ var IncidentPatch = Type.Object({
   title: Type.Optional(title),
   startedAt: Type.Optional(startedAt),
   resolvedAt: Type.Optional(Type.Union([resolvedAt, Type.Null()], { description: "When resolved; null reopens it" })),
-  causeDeploymentId: Type.Optional(Type.Union([causeDeploymentId, Type.Null()], { description: "The cause; null clears it" }))
+  causeDeploymentId: Type.Optional(Type.Union([causeDeploymentId, Type.Null()], { description: "The cause; null clears it" })),
+  fixedByDeploymentId: Type.Optional(Type.Union([
+    Type.String({
+      format: "uuid",
+      description: "The recorded deployment that fixed it (counted as rework)"
+    }),
+    Type.Null()
+  ], { description: "The fix; null clears it" }))
 }, { $id: "IncidentPatch", additionalProperties: false });
 var Incident = Type.Object({
   id: Type.String({ format: "uuid" }),
@@ -3968,6 +3975,7 @@ var Incident = Type.Object({
   startedAt: Type.String({ format: "date-time" }),
   resolvedAt: Nullable4(Type.String({ format: "date-time" }), "When resolved, or null"),
   causeDeploymentId: Nullable4(Type.String({ format: "uuid" }), "The cause, or null"),
+  fixedByDeploymentId: Nullable4(Type.String({ format: "uuid" }), "The deployment that fixed it, or null"),
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" })
 }, { $id: "Incident" });
@@ -4179,7 +4187,8 @@ var NOTIFY_OPTIONS = {
   "idempotency-key": { type: "string" },
   wait: { type: "boolean" },
   timeout: { type: "string" },
-  "no-commits": { type: "boolean" }
+  "no-commits": { type: "boolean" },
+  fixes: { type: "string" }
 };
 var FLAG_OF_FIELD = {
   repositoryFullName: "--repository",
@@ -4272,7 +4281,8 @@ function parseNotifyArgs(args, env) {
     ...idempotencyKey === undefined ? {} : { idempotencyKey },
     wait: values.wait ?? false,
     timeoutMs: parseTimeout(values.timeout),
-    commits: !values["no-commits"]
+    commits: !values["no-commits"],
+    ...given(values.fixes) === undefined ? {} : { fixes: given(values.fixes) }
   };
 }
 
@@ -4370,6 +4380,14 @@ async function runNotify(plan, client, output, git = (args) => runProgram("git",
     output.accepted?.(created);
     if (plan.commits)
       await sendCommits(plan, created, client, output, git);
+    if (plan.fixes !== undefined) {
+      const recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs });
+      const incident = await client.changeIncident(plan.fixes, {
+        resolvedAt: recorded.deployedAt,
+        fixedByDeploymentId: recorded.duplicateOf ?? recorded.id
+      });
+      output.out(`Incident ${incident.id} resolved at ${incident.resolvedAt}: ${incident.title}`);
+    }
     if (!plan.wait)
       return 0;
     output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`);

@@ -43,6 +43,8 @@ Tells Shiplog that a version was deployed. Prints the deployment id and its URL.
   --idempotency-key <key>     Makes a re-run of this step send nothing new (default: random)
   --no-commits                Do not send the commits since the previous deployment (by default
                               they are read from the git checkout it runs in)
+  --fixes <incident-id>       This deployment fixes that incident: resolve it at its deployedAt
+                              once recorded (a key with incidents:write)
   --wait                      Wait until the deployment is recorded
   --timeout <seconds>         How long --wait waits (default: 120)
 

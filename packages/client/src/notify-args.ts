@@ -18,6 +18,8 @@ export interface NotifyPlan {
   timeoutMs: number
   /** Send the commits since the previous deployment, from the checkout's git history. */
   commits: boolean
+  /** An incident this deployment fixes: resolved at its deployedAt once it is recorded. */
+  fixes?: string
 }
 
 export const NOTIFY_OPTIONS = {
@@ -36,6 +38,7 @@ export const NOTIFY_OPTIONS = {
   wait: { type: 'boolean' },
   timeout: { type: 'string' },
   'no-commits': { type: 'boolean' },
+  fixes: { type: 'string' },
 } as const
 
 /** The flag that sets each field of the request, so API errors can name what the user typed. */
@@ -140,5 +143,6 @@ export function parseNotifyArgs(args: string[], env: Env): NotifyPlan {
     wait: values.wait ?? false,
     timeoutMs: parseTimeout(values.timeout),
     commits: !values['no-commits'],
+    ...(given(values.fixes) === undefined ? {} : { fixes: given(values.fixes) }),
   }
 }

@@ -120,6 +120,15 @@ export async function runNotify(
     output.out(created.location)
     output.accepted?.(created)
     if (plan.commits) await sendCommits(plan, created, client, output, git)
+    if (plan.fixes !== undefined) {
+      // The incident is resolved by a recorded deployment, at its deployedAt.
+      const recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs })
+      const incident = await client.changeIncident(plan.fixes, {
+        resolvedAt: recorded.deployedAt,
+        fixedByDeploymentId: recorded.duplicateOf ?? recorded.id,
+      })
+      output.out(`Incident ${incident.id} resolved at ${incident.resolvedAt}: ${incident.title}`)
+    }
     if (!plan.wait) return 0
     output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`)
     const recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs })

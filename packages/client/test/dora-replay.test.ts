@@ -11,7 +11,7 @@ import { runProcess } from './run-process.ts'
 // repository, and every figure of GET /v1/metrics/dora worked out by hand below.
 //
 // Commits on main, by committer time (Z): c1 05-01 08:00, c2 05-02 06:00, c3 05-03 10:00,
-// c4 05-05 11:00 ("This reverts commit c3"), c5 05-05 12:00.
+// c4 05-05 11:00 ("This reverts commit c3"), c5 05-05 12:00, c6 05-06 13:00.
 //
 // Deployments (deployedAt, Z), the commits notify sends (git log previous..commit), the type:
 //   D1  c1 05-01 12:00  none (the first)                 initial
@@ -20,30 +20,31 @@ import { runProcess } from './run-process.ts'
 //   D4  c3 05-03 12:00  c3                               forward   failed: D5 rolls back past it
 //   D5  c2 05-03 13:00  none (c3..c2 is empty)           rollback  to D3's commit: D4 recovered
 //   D6  c4 05-05 12:00  c4, c3                           forward   reverts c3, first sent by D4
-//   D7  c5 05-06 12:00  c5                               forward   failed: an incident names it,
-//                                                                  resolved 05-06 14:00
+//   D7  c5 05-06 12:00  c5                               forward   failed: an incident names it
+//   D8  c6 05-06 14:00  c6, with --fixes the incident    forward   resolves it at 14:00: D7
+//                                                                  recovered, D8 is rework
 //   D1b c1 05-01 18:00  none (arrives last: a backfill)  redeploy  (D1's commit, just before)
 //
 // Window 05-01 00:00 to 05-08 00:00: 7 days. Weeks start on Monday: 04-27 (in the window from
 // 05-01, 3 days) and 05-04 (4 days). 05-03 is a Sunday, so D4 and D5 are in the first week.
 //
 // Whole window:
-// - frequency: 8 deployments, 8/7 a day.
+// - frequency: 9 deployments, 9/7 a day.
 // - lead time, commits first delivered by a deployment that is not initial: c2 by D2 (6 h =
-//   21,600 s), c3 by D4 (2 h = 7,200 s), c4 by D6 (1 h = 3,600 s), c5 by D7 (24 h = 86,400 s); c3
-//   again in D6 is not a first delivery. Sorted 3,600, 7,200, 21,600, 86,400: median (7,200 +
-//   21,600) / 2 = 14,400; p90 at rank 0.9 × 3 = 2.7: 21,600 + 0.7 × 64,800 = 66,960.
-// - change fail rate: initial or forward are D1, D2, D4, D6, D7 (5); failed D4 and D7: 2/5 = 0.4.
+//   21,600 s), c3 by D4 (2 h = 7,200 s), c4 by D6 (1 h = 3,600 s), c5 by D7 (24 h = 86,400 s), c6
+//   by D8 (1 h = 3,600 s); c3 again in D6 is not a first delivery. Sorted 3,600, 3,600, 7,200,
+//   21,600, 86,400: median 7,200; p90 at rank 0.9 × 4 = 3.6: 21,600 + 0.6 × 64,800 = 60,480.
+// - change fail rate: initial or forward are D1, D2, D4, D6, D7, D8 (6); failed D4 and D7: 2/6.
 //   D4 fails twice (rollback, revert) and counts once.
 // - recovery: D4 at D5, its earliest recovery (1 h = 3,600 s; D6 would be later), D7 when its
-//   incident was resolved (2 h = 7,200 s): 2 recoveries, median 5,400, none open.
-// - rework: D5 (a rollback) and D6 (its commit reverts a failed one): 2/8 = 0.25.
+//   incident was resolved by D8 (2 h = 7,200 s): 2 recoveries, median 5,400, none open.
+// - rework: D5 (a rollback), D6 (its commit reverts a failed one), D8 (fixed an incident): 3/9.
 // Week of 04-27: D1, D1b, D2, D3, D4, D5: 6 deployments, 6/3 = 2 a day; lead time c2 (21,600)
 // and c3 (7,200): median 14,400, p90 7,200 + 0.9 × 14,400 = 20,160; change fail 1 (D4) of 3 (D1,
 // D2, D4); recovery 3,600; rework 1 (D5) of 6.
-// Week of 05-04: D6, D7: 2 deployments, 2/4 = 0.5 a day; lead time c4 (3,600) and c5 (86,400):
-// median 45,000, p90 3,600 + 0.9 × 82,800 = 78,120; change fail 1 (D7) of 2; recovery 7,200;
-// rework 1 (D6) of 2.
+// Week of 05-04: D6, D7, D8: 3 deployments, 3/4 = 0.75 a day; lead time c4 (3,600), c6 (3,600)
+// and c5 (86,400): median 3,600, p90 at rank 1.8: 3,600 + 0.8 × 82,800 = 69,840; change fail 1
+// (D7) of 3; recovery 7,200; rework 2 (D6, D8) of 3.
 
 let live: LiveApi
 let key: string
@@ -72,7 +73,7 @@ async function shiplog(args: string[]) {
   return run.stdout.trimEnd().split('\n')
 }
 
-async function deploy(version: string, commit: string, deployedAt: string) {
+async function deploy(version: string, commit: string, deployedAt: string, more: string[] = []) {
   const [accepted = ''] = await shiplog([
     'notify',
     '--repository',
@@ -88,6 +89,7 @@ async function deploy(version: string, commit: string, deployedAt: string) {
     '--deployed-at',
     deployedAt,
     '--wait',
+    ...more,
   ])
   return /^Deployment (\S+) accepted/.exec(accepted)?.[1] as string
 }
@@ -140,6 +142,7 @@ test('a replayed week gives every DORA figure and change type worked out by hand
     `Revert "three"\n\nThis reverts commit ${c3}.`,
   )
   const c5 = await commitAt(repo, 'd', at('2026-05-05T12:00:00Z'), 'five')
+  const c6 = await commitAt(repo, 'e', at('2026-05-06T13:00:00Z'), 'six')
 
   await deploy('D1', c1, '2026-05-01T12:00:00Z')
   await deploy('D2', c2, '2026-05-02T12:00:00Z')
@@ -160,7 +163,8 @@ test('a replayed week gives every DORA figure and change type worked out by hand
     '--cause',
     d7,
   ])
-  await shiplog(['incident', 'resolve', opened.at(-1) as string, '--at', '2026-05-06T14:00:00Z'])
+  const incidentId = opened.at(-1) as string
+  await deploy('D8', c6, '2026-05-06T14:00:00Z', ['--fixes', incidentId])
   await deploy('D1b', c1, '2026-05-01T18:00:00Z')
 
   const client = createShiplogClient({ baseUrl: live.url, apiKey: key })
@@ -174,6 +178,11 @@ test('a replayed week gives every DORA figure and change type worked out by hand
     D5: 'rollback',
     D6: 'forward',
     D7: 'forward',
+    D8: 'forward',
+  })
+  expect(await client.getIncident(incidentId)).toMatchObject({
+    status: 'resolved',
+    resolvedAt: '2026-05-06T14:00:00.000Z',
   })
 
   const metrics = await client.getDoraMetrics({
@@ -186,12 +195,12 @@ test('a replayed week gives every DORA figure and change type worked out by hand
     since: '2026-05-01T00:00:00.000Z',
     until: '2026-05-08T00:00:00.000Z',
     ...week({
-      deployments: 8,
+      deployments: 9,
       days: 7,
-      lead: [4, 14_400, 66_960],
-      fail: [2, 5],
+      lead: [5, 7_200, 60_480],
+      fail: [2, 6],
       recovery: [2, 5_400, 0],
-      rework: 2,
+      rework: 3,
     }),
     series: [
       {
@@ -208,12 +217,12 @@ test('a replayed week gives every DORA figure and change type worked out by hand
       {
         start: '2026-05-04T00:00:00.000Z',
         ...week({
-          deployments: 2,
+          deployments: 3,
           days: 4,
-          lead: [2, 45_000, 78_120],
-          fail: [1, 2],
+          lead: [3, 3_600, 69_840],
+          fail: [1, 3],
           recovery: [1, 7_200, 0],
-          rework: 1,
+          rework: 2,
         }),
       },
     ],

@@ -59,6 +59,18 @@ export const IncidentPatch = Type.Object(
     causeDeploymentId: Type.Optional(
       Type.Union([causeDeploymentId, Type.Null()], { description: 'The cause; null clears it' }),
     ),
+    fixedByDeploymentId: Type.Optional(
+      Type.Union(
+        [
+          Type.String({
+            format: 'uuid',
+            description: 'The recorded deployment that fixed it (counted as rework)',
+          }),
+          Type.Null(),
+        ],
+        { description: 'The fix; null clears it' },
+      ),
+    ),
   },
   { $id: 'IncidentPatch', additionalProperties: false },
 )
@@ -77,6 +89,10 @@ export const Incident = Type.Object(
     startedAt: Type.String({ format: 'date-time' }),
     resolvedAt: Nullable(Type.String({ format: 'date-time' }), 'When resolved, or null'),
     causeDeploymentId: Nullable(Type.String({ format: 'uuid' }), 'The cause, or null'),
+    fixedByDeploymentId: Nullable(
+      Type.String({ format: 'uuid' }),
+      'The deployment that fixed it, or null',
+    ),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

@@ -39,7 +39,8 @@ export interface DoraRow {
  *   cause (recovered when it is resolved); once, recovered at the earliest of its recoveries;
  * - lead time: for each commit a deployment of the window delivered first (per application),
  *   unless it is an initial deployment, its deployedAt minus the commit's committer time;
- * - rework: rollbacks, and deployments whose commits revert a failed one.
+ * - rework: rollbacks, deployments whose commits revert a failed one, and deployments that
+ *   fixed an incident (notify --fixes).
  * Figures for the window and for each bucket come from one grouping.
  */
 export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[] | undefined> {
@@ -98,6 +99,11 @@ export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[]
         union all
         select i.cause_deployment_id, i.resolved_at, null
           from incidents i join typed t on t.id = i.cause_deployment_id
+         where i.workspace_id = ${query.workspaceId}
+        union all
+        -- A deployment that fixed an incident (notify --fixes) is rework, whatever the cause.
+        select null, null, i.fixed_by_deployment_id
+          from incidents i join typed t on t.id = i.fixed_by_deployment_id
          where i.workspace_id = ${query.workspaceId}
       ),
       failures as (

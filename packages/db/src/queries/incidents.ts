@@ -40,6 +40,7 @@ const columns = (sql: Sql) => sql`
   i.id, case when i.resolved_at is null then 'open' else 'resolved' end as status,
   e.name as environment, i.app, i.title, iso_utc(i.started_at) as "startedAt",
   iso_utc(i.resolved_at) as "resolvedAt", i.cause_deployment_id as "causeDeploymentId",
+  i.fixed_by_deployment_id as "fixedByDeploymentId",
   iso_utc(i.created_at) as "createdAt", iso_utc(i.updated_at) as "updatedAt"`
 
 /** The id of an environment of the workspace by its name key: environments' unique name. */
@@ -106,6 +107,7 @@ export interface IncidentChanges {
   startedAt?: string
   resolvedAt?: string | null
   causeDeploymentId?: string | null
+  fixedByDeploymentId?: string | null
 }
 
 /** Applies `changes` to an incident of the workspace and returns it as it is now. */
@@ -124,6 +126,7 @@ export async function updateIncident(
         ${set('started_at', changes.startedAt, sql`::text::timestamptz`)}
         ${set('resolved_at', changes.resolvedAt, sql`::text::timestamptz`)}
         ${set('cause_deployment_id', changes.causeDeploymentId, sql`::uuid`)}
+        ${set('fixed_by_deployment_id', changes.fixedByDeploymentId, sql`::uuid`)}
        where id = ${id}::uuid and workspace_id = ${workspaceId}
       returning *)
     select ${columns(sql)} from updated i join environments e on e.id = i.environment_id`

@@ -141,6 +141,23 @@ export async function changeIncident(
     const cause = await causeOf(sql, owner, text(value.causeDeploymentId) as string, incident)
     changes.causeDeploymentId = cause.id
   }
+  if (value.fixedByDeploymentId === null) changes.fixedByDeploymentId = null
+  else if (value.fixedByDeploymentId !== undefined) {
+    const fix = await findCauseDeployment(
+      sql,
+      owner.workspaceId,
+      text(value.fixedByDeploymentId) as string,
+    )
+    if (!fix || fix.environmentId !== incident.environmentId) {
+      throw problems.validation([
+        {
+          field: 'fixedByDeploymentId',
+          message: "is not a recorded deployment of your workspace to this incident's environment",
+        },
+      ])
+    }
+    changes.fixedByDeploymentId = fix.id
+  }
   checkOrder(
     changes.startedAt ?? incident.startedAt,
     changes.resolvedAt === undefined ? incident.resolvedAt : changes.resolvedAt,
