@@ -135,6 +135,7 @@ export function parseNotifyArgs(args: string[], env: Env): NotifyPlan {
     if (value !== undefined) input[field as keyof typeof optional] = value
   }
   const idempotencyKey = given(values['idempotency-key'])
+  const fixes = given(values.fixes)
   return {
     url: parseUrl(url),
     apiKey,
@@ -143,6 +144,6 @@ export function parseNotifyArgs(args: string[], env: Env): NotifyPlan {
     wait: values.wait ?? false,
     timeoutMs: parseTimeout(values.timeout),
     commits: !values['no-commits'],
-    ...(given(values.fixes) === undefined ? {} : { fixes: given(values.fixes) }),
+    ...(fixes === undefined ? {} : { fixes }),
   }
 }
