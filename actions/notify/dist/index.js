@@ -4274,6 +4274,7 @@ function parseNotifyArgs(args, env) {
       input[field] = value;
   }
   const idempotencyKey = given(values["idempotency-key"]);
+  const fixes = given(values.fixes);
   return {
     url: parseUrl(url),
     apiKey,
@@ -4282,7 +4283,7 @@ function parseNotifyArgs(args, env) {
     wait: values.wait ?? false,
     timeoutMs: parseTimeout(values.timeout),
     commits: !values["no-commits"],
-    ...given(values.fixes) === undefined ? {} : { fixes: given(values.fixes) }
+    ...fixes === undefined ? {} : { fixes }
   };
 }
 
