@@ -106,9 +106,13 @@ create table deployments (
   monorepo_path text,
   received_at timestamp with time zone not null,
   recorded_at timestamp with time zone default now() not null,
+  voided_at timestamp with time zone,
+  voided_by_key uuid,
+  void_reason text,
   constraint deployments_application_id_fkey FOREIGN KEY (application_id) REFERENCES applications(id) ON DELETE CASCADE,
   constraint deployments_environment_id_fkey FOREIGN KEY (environment_id) REFERENCES environments(id) ON DELETE CASCADE,
   constraint deployments_pkey PRIMARY KEY (id),
+  constraint deployments_void_reason_check CHECK ((char_length(void_reason) <= 500)),
   constraint deployments_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 
@@ -258,6 +262,7 @@ AS $function$
               where left(e.commit_hash, 7) collate "C" = left(commit, 7) collate "C"
                 and e.commit_hash = commit
                 and e.application_id = application and e.environment_id = environment
+                and e.voided_at is null
                 and e.deployed_at <= at and (e.deployed_at, e.id) < (at, deployment)) then 'rollback'
            else 'forward'
          end
@@ -265,6 +270,7 @@ AS $function$
     left join lateral (
       select p.commit_hash from deployments p
        where p.application_id = application and p.environment_id = environment
+         and p.voided_at is null
          and p.deployed_at <= at and (p.deployed_at, p.id) < (at, deployment)
        order by p.deployed_at desc, p.id desc
        limit 1) before on true
@@ -276,6 +282,45 @@ CREATE OR REPLACE FUNCTION public.day_number(at timestamp with time zone)
  IMMUTABLE PARALLEL SAFE
 AS $function$
   select (at at time zone 'UTC')::date - date '1970-01-01'
+$function$;
+
+CREATE OR REPLACE FUNCTION public.deployment_voided()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  width smallint;
+  number integer;
+begin
+  update deployment_cells set deployment_count = deployment_count - 1
+   where workspace_id = new.workspace_id and application_id = new.application_id
+     and environment_id = new.environment_id;
+  delete from deployment_cells
+   where workspace_id = new.workspace_id and application_id = new.application_id
+     and environment_id = new.environment_id and deployment_count = 0;
+  -- A cell whose latest was voided takes the latest of the rest: a backward walk of
+  -- deployments_unique_delivery (application, environment, deployedAt).
+  update deployment_cells c
+     set (latest_id, latest_deployed_at, latest_version, latest_commit_hash) = (
+       select d.id, d.deployed_at, d.version, d.commit_hash from deployments d
+        where d.application_id = c.application_id and d.environment_id = c.environment_id
+          and d.voided_at is null
+        order by d.deployed_at desc, d.id desc limit 1)
+   where c.workspace_id = new.workspace_id and c.application_id = new.application_id
+     and c.environment_id = new.environment_id and c.latest_id = new.id;
+
+  foreach width in array array[1, 7]::smallint[] loop
+    number := bucket_number(new.deployed_at, width);
+    delete from deployment_counts
+     where workspace_id = new.workspace_id and environment_id = new.environment_id
+       and bucket_days = width and block = number >> 5 and application_id = new.application_id
+       and add_block_counts(counts, (number & 31) || ':-1') is null;
+    update deployment_counts set counts = add_block_counts(counts, (number & 31) || ':-1')
+     where workspace_id = new.workspace_id and environment_id = new.environment_id
+       and bucket_days = width and block = number >> 5 and application_id = new.application_id;
+  end loop;
+  return null;
+end
 $function$;
 
 CREATE OR REPLACE FUNCTION public.deployments_inserted()

@@ -3817,10 +3817,26 @@ var DeploymentFailure = Type.Object({
   attempts: Type.Integer({ minimum: 1, description: "How many times recording was tried" }),
   failedAt: Type.String({ format: "date-time", description: "When the last attempt failed" })
 }, { $id: "DeploymentFailure" });
+var DeploymentVoidInput = Type.Object({
+  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: "Why it is voided, for the audit" }))
+}, { $id: "DeploymentVoidInput", additionalProperties: false });
+var DeploymentVoided = Type.Object({
+  at: Type.String({ format: "date-time", description: "When it was voided" }),
+  reason: Type.Union([Type.String(), Type.Null()], { description: "Why, as given, or null" }),
+  keyName: Type.Union([Type.String(), Type.Null()], { description: "The name of the key" }),
+  keyPrefix: Type.Union([Type.String(), Type.Null()], {
+    description: "The display prefix of the key"
+  })
+}, { $id: "DeploymentVoided" });
 var DeploymentStatus = Type.Object({
   id: Type.String({ format: "uuid", description: "The id in the Location of the 202" }),
-  status: Type.Union([Type.Literal("queued"), Type.Literal("recorded"), Type.Literal("failed")], {
-    description: "queued: accepted, not yet recorded (maybe being retried); recorded; failed: every attempt failed"
+  status: Type.Union([
+    Type.Literal("queued"),
+    Type.Literal("recorded"),
+    Type.Literal("failed"),
+    Type.Literal("voided")
+  ], {
+    description: "queued: accepted, not yet recorded (maybe being retried); recorded; failed: every attempt failed; voided: recorded, then voided (see voided)"
   }),
   repositoryFullName: Type.String({ description: "The repository, owner/name" }),
   environment: Type.String({
@@ -3844,6 +3860,9 @@ var DeploymentStatus = Type.Object({
   duplicateOf: Nullable2(Type.String({ format: "uuid" }), "Set when this delivery repeated one already recorded under another id"),
   failure: Type.Union([DeploymentFailure, Type.Null()], {
     description: "Why it could not be recorded, when status is failed; else null"
+  }),
+  voided: Type.Union([DeploymentVoided, Type.Null()], {
+    description: "When status is voided: when, by which key and why; else null"
   })
 }, { $id: "DeploymentStatus" });
 

@@ -37,6 +37,7 @@ const queued: DeploymentStatus = {
   changeType: null,
   duplicateOf: null,
   failure: null,
+  voided: null,
 }
 
 test('a failed deployment says why and after how many attempts', () => {

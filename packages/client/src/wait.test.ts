@@ -20,6 +20,7 @@ const base: DeploymentStatus = {
   changeType: null,
   duplicateOf: null,
   failure: null,
+  voided: null,
 }
 
 /** A fake clock that only moves when the loop sleeps, and the statuses the server reports. */

@@ -15,6 +15,31 @@ export const DeploymentFailure = Type.Object(
 )
 export type DeploymentFailure = Static<typeof DeploymentFailure>
 
+/** The optional body of `DELETE /v1/deployments/{id}`. */
+export const DeploymentVoidInput = Type.Object(
+  {
+    reason: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 500, description: 'Why it is voided, for the audit' }),
+    ),
+  },
+  { $id: 'DeploymentVoidInput', additionalProperties: false },
+)
+export type DeploymentVoidInput = Static<typeof DeploymentVoidInput>
+
+/** Who voided a recorded deployment, when and why: kept for audit. */
+export const DeploymentVoided = Type.Object(
+  {
+    at: Type.String({ format: 'date-time', description: 'When it was voided' }),
+    reason: Type.Union([Type.String(), Type.Null()], { description: 'Why, as given, or null' }),
+    keyName: Type.Union([Type.String(), Type.Null()], { description: 'The name of the key' }),
+    keyPrefix: Type.Union([Type.String(), Type.Null()], {
+      description: 'The display prefix of the key',
+    }),
+  },
+  { $id: 'DeploymentVoided' },
+)
+export type DeploymentVoided = Static<typeof DeploymentVoided>
+
 /**
  * What `GET /v1/deployments/{id}` answers for an accepted deployment, whatever became of it:
  * `queued` (accepted, not yet recorded, possibly being retried), `recorded`, or `failed` (every
@@ -23,10 +48,18 @@ export type DeploymentFailure = Static<typeof DeploymentFailure>
 export const DeploymentStatus = Type.Object(
   {
     id: Type.String({ format: 'uuid', description: 'The id in the Location of the 202' }),
-    status: Type.Union([Type.Literal('queued'), Type.Literal('recorded'), Type.Literal('failed')], {
-      description:
-        'queued: accepted, not yet recorded (maybe being retried); recorded; failed: every attempt failed',
-    }),
+    status: Type.Union(
+      [
+        Type.Literal('queued'),
+        Type.Literal('recorded'),
+        Type.Literal('failed'),
+        Type.Literal('voided'),
+      ],
+      {
+        description:
+          'queued: accepted, not yet recorded (maybe being retried); recorded; failed: every attempt failed; voided: recorded, then voided (see voided)',
+      },
+    ),
     repositoryFullName: Type.String({ description: 'The repository, owner/name' }),
     environment: Type.String({
       description: 'Display spelling once recorded; as sent while queued',
@@ -56,6 +89,9 @@ export const DeploymentStatus = Type.Object(
     ),
     failure: Type.Union([DeploymentFailure, Type.Null()], {
       description: 'Why it could not be recorded, when status is failed; else null',
+    }),
+    voided: Type.Union([DeploymentVoided, Type.Null()], {
+      description: 'When status is voided: when, by which key and why; else null',
     }),
   },
   { $id: 'DeploymentStatus' },

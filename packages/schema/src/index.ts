@@ -31,7 +31,12 @@ export {
 } from './deployment-commits.ts'
 export { DeploymentJob } from './deployment-job.ts'
 export { DeploymentPage, DeploymentRecord } from './deployment-record.ts'
-export { DeploymentFailure, DeploymentStatus } from './deployment-status.ts'
+export {
+  DeploymentFailure,
+  DeploymentStatus,
+  DeploymentVoided,
+  DeploymentVoidInput,
+} from './deployment-status.ts'
 export { DoraFigures, DoraMetrics } from './dora.ts'
 export { parseEnv } from './env.ts'
 export { FORMATS, type FormatName } from './formats.ts'

@@ -51,6 +51,7 @@ function rowConditions(sql: Sql, query: DeploymentFilters) {
   const { after, commitPrefix } = query
   const indexed = (prefix: string) => prefix.slice(0, INDEXED_COMMIT_DIGITS)
   return sql`
+    and d.voided_at is null
     ${query.version === undefined ? sql`` : sql`and d.version = ${query.version}`}
     ${
       commitPrefix === undefined
@@ -122,6 +123,7 @@ function pageRows(sql: Sql, query: DeploymentFilters) {
         cross join lateral (
           select d.deployed_at from deployments d
            where d.application_id = c.application_id and d.environment_id = c.environment_id
+                 and d.voided_at is null
                  ${windowConditions(sql, query)}
                  ${query.after === undefined ? sql`` : sql`and d.deployed_at < ${afterAt(sql, query.after.deployedAtMicros)}`}
            order by d.deployed_at desc limit ${limit}) x
@@ -185,21 +187,62 @@ export async function findRecordedDeployment(
   sql: Sql,
   workspaceId: string,
   id: string,
-): Promise<{ record: DeploymentRecord; duplicateOf: string | null } | undefined> {
-  const [row] = await sql<(DeploymentRecord & { canonicalId: string })[]>`
+): Promise<
+  { record: DeploymentRecord; duplicateOf: string | null; voided: VoidedBy | null } | undefined
+> {
+  const [row] = await sql<
+    (DeploymentRecord & { canonicalId: string; voidedAt: string | null } & Omit<VoidedBy, 'at'>)[]
+  >`
     select d.id as "canonicalId", r.full_name as "repositoryFullName", e.name as environment,
            a.name as app, d.version, d.commit_hash as "commitHash", d.description, d.author,
            iso_utc(d.deployed_at) as "deployedAt", d.monorepo_path as "monorepoPath",
            iso_utc(d.received_at) as "receivedAt", iso_utc(d.recorded_at) as "recordedAt",
-           change_type(d.application_id, d.environment_id, d.deployed_at, d.id, d.commit_hash) as "changeType"
+           case when d.voided_at is null
+                then change_type(d.application_id, d.environment_id, d.deployed_at, d.id, d.commit_hash)
+           end as "changeType",
+           iso_utc(d.voided_at) as "voidedAt", d.void_reason as reason, k.name as "keyName",
+           k.prefix as "keyPrefix"
       from deployments d
       join applications a on a.id = d.application_id
       join repositories r on r.id = a.repository_id
       join environments e on e.id = d.environment_id
+      left join api_keys k on k.id = d.voided_by_key
      where d.workspace_id = ${workspaceId}
        and d.id = coalesce(
              (select deployment_id from deployment_aliases where id = ${id}::uuid), ${id}::uuid)`
   if (!row) return undefined
-  const { canonicalId, ...record } = row
-  return { record: { ...record, id }, duplicateOf: canonicalId === id ? null : canonicalId }
+  const { canonicalId, voidedAt, reason, keyName, keyPrefix, ...record } = row
+  return {
+    record: { ...record, id },
+    duplicateOf: canonicalId === id ? null : canonicalId,
+    voided: voidedAt === null ? null : { at: voidedAt, reason, keyName, keyPrefix },
+  }
+}
+
+/** Who voided a deployment, when and why. */
+export interface VoidedBy {
+  at: string
+  reason: string | null
+  keyName: string | null
+  keyPrefix: string | null
+}
+
+/**
+ * Voids a recorded deployment of the workspace (by its id, or a repeated delivery's receipt id),
+ * once: the read model's trigger takes it out of the cells and counts in this transaction.
+ * Resolves true when it voided it now, false when it was voided already.
+ */
+export async function voidDeployment(
+  sql: Sql,
+  workspaceId: string,
+  id: string,
+  by: { keyId: string; reason: string | null },
+): Promise<boolean> {
+  const rows = await sql`
+    update deployments set voided_at = now(), voided_by_key = ${by.keyId}, void_reason = ${by.reason}
+     where workspace_id = ${workspaceId} and voided_at is null
+       and id = coalesce(
+             (select deployment_id from deployment_aliases where id = ${id}::uuid), ${id}::uuid)
+    returning id`
+  return rows.length > 0
 }

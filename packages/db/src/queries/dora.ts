@@ -60,7 +60,7 @@ export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[]
       with history as materialized (
         select d.id, d.application_id, d.deployed_at, d.commit_hash
           from deployments d
-         where d.environment_id = ${environment.id}
+         where d.environment_id = ${environment.id} and d.voided_at is null
            and d.deployed_at < ${query.until}::text::timestamptz
            ${filtered ? tx`and d.application_id in (${applications})` : tx``}
       ),

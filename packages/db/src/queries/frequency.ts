@@ -48,6 +48,7 @@ function partDayRows(tx: Tx, workspaceId: string, environmentId: string, from: b
     select application_id::text as "applicationId", count(*)::int as count
       from deployments
      where workspace_id = ${workspaceId} and environment_id = ${environmentId}
+       and voided_at is null
        and deployed_at >= ${iso(from)}::text::timestamptz and deployed_at < ${iso(to)}::text::timestamptz
      group by application_id`
 }

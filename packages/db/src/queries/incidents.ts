@@ -66,7 +66,7 @@ export async function findCauseDeployment(
       from deployments d
       join applications a on a.id = d.application_id
       join environments e on e.id = d.environment_id
-     where d.workspace_id = ${workspaceId}
+     where d.workspace_id = ${workspaceId} and d.voided_at is null
        and d.id = coalesce(
              (select deployment_id from deployment_aliases where id = ${id}::uuid), ${id}::uuid)`
   return row

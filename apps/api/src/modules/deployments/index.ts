@@ -10,7 +10,13 @@ import type { rateLimit } from '../../plugins/rate-limit/index.ts'
 import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
 import { COMMITS_BODY_MAX_BYTES, deploymentCommitsOf, storeDeploymentCommits } from './commits.ts'
 import { DeploymentIdParams, ListDeploymentsQuery } from './model.ts'
-import { acceptDeployment, getDeployment, listWorkspaceDeployments } from './service.ts'
+import {
+  acceptDeployment,
+  getDeployment,
+  listWorkspaceDeployments,
+  voidReasonOf,
+  voidWorkspaceDeployment,
+} from './service.ts'
 
 /** What the deployments routes need from the rest of the app. */
 export interface DeploymentRoutesDeps {
@@ -72,6 +78,17 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps) {
       const { id } = pathOf(DeploymentIdParams, params)
       return reads.run(owner.keyId, () => deploymentCommitsOf(clients, owner, id))
     })
+    .delete(
+      '/:id',
+      async ({ request, owner, params }) => {
+        requireScope(owner, 'admin')
+        queryOf(NoQuery, request)
+        const { id } = pathOf(DeploymentIdParams, params)
+        const reason = await voidReasonOf(request, bodyLimits)
+        return voidWorkspaceDeployment(clients, boss, owner, id, reason)
+      },
+      { parse: 'none' },
+    )
     .get('/:id', ({ owner, params, request }) => {
       requireScope(owner, 'read')
       queryOf(NoQuery, request)

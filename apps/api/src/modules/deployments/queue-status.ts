@@ -41,6 +41,7 @@ export function jobStatus(job: QueueJob, failed: boolean): DeploymentStatus {
           failedAt: (job.completedOn ?? job.createdOn).toISOString(),
         }
       : null,
+    voided: null,
   }
 }
 

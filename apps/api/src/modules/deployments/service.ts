@@ -1,19 +1,27 @@
 import type { Sql } from '@shiplog/db/client'
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
-import { findRecordedDeployment, listDeployments } from '@shiplog/db/queries/deployments'
+import {
+  findRecordedDeployment,
+  listDeployments,
+  type VoidedBy,
+  voidDeployment,
+} from '@shiplog/db/queries/deployments'
 import { listUnrecordedDeployments } from '@shiplog/db/queries/unrecorded-deployments'
 import type { PgBoss } from '@shiplog/db/queue'
 import {
   type DeploymentPage,
   type DeploymentRecord,
   type DeploymentStatus,
+  DeploymentVoidInput,
   encodeCursor,
   nameKey,
+  validateBody,
   validateDeployment,
 } from '@shiplog/schema'
 import type { Static } from '@sinclair/typebox'
 import type { Enqueuer } from '../../enqueue/enqueuer.ts'
 import { fingerprintOf, parseIdempotencyKey } from '../../enqueue/idempotency.ts'
+import { type BodyLimits, readJsonBody } from '../../lib/json-body.ts'
 import { problems } from '../../plugins/problem/index.ts'
 import type { ListDeploymentsQuery } from './model.ts'
 import { findQueueStatus, jobStatus } from './queue-status.ts'
@@ -72,8 +80,9 @@ export interface ReadClients {
 function recordedStatus(
   record: DeploymentRecord,
   duplicateOf: string | null = null,
+  voided: VoidedBy | null = null,
 ): DeploymentStatus {
-  return { ...record, status: 'recorded', duplicateOf, failure: null }
+  return { ...record, status: voided ? 'voided' : 'recorded', duplicateOf, failure: null, voided }
 }
 
 /**
@@ -87,14 +96,14 @@ export async function getDeployment(
   id: string,
 ): Promise<DeploymentStatus> {
   const recorded = await findRecordedDeployment(replica, owner.workspaceId, id)
-  if (recorded) return recordedStatus(recorded.record, recorded.duplicateOf)
+  if (recorded) return recordedStatus(recorded.record, recorded.duplicateOf, recorded.voided)
   const queued = await findQueueStatus(primary, boss, owner.workspaceId, id)
   if (queued) return queued
   // Asked on the primary: the worker records a deployment and completes its job in one
   // transaction, which may have committed between the two reads above, and the replica may not
   // have replayed it yet. Either way the row is there, and a 202's receipt is never a 404.
   const late = await findRecordedDeployment(primary, owner.workspaceId, id)
-  if (late) return recordedStatus(late.record, late.duplicateOf)
+  if (late) return recordedStatus(late.record, late.duplicateOf, late.voided)
   throw problems.notFound(
     'No deployment with this id in your workspace: use the id from the Location of its 202, with a key of the same workspace.',
   )
@@ -139,4 +148,45 @@ export async function listWorkspaceDeployments(
     data: page.jobs.map((job) => jobStatus(job, status === 'failed')),
     nextCursor: page.next ? encodeCursor(page.next) : null,
   }
+}
+
+/**
+ * The reason in the optional body of a DELETE: none without a body (no length, or 0, and no
+ * content type); else a JSON object with at most `reason`, or a 422.
+ */
+export async function voidReasonOf(request: Request, limits: BodyLimits): Promise<string | null> {
+  const length = request.headers.get('content-length')
+  const chunked = request.headers.has('transfer-encoding')
+  if (length === '0' || (length === null && !chunked && !request.headers.has('content-type'))) {
+    return null
+  }
+  const body = validateBody(DeploymentVoidInput, await readJsonBody(request, limits))
+  if (!body.ok) throw problems.validation(body.errors)
+  return (body.value.reason as string | undefined) ?? null
+}
+
+/**
+ * Voids a recorded deployment of the workspace (`DELETE /v1/deployments/{id}`), keeping who, when
+ * and why; answers its receipt. 409 while it is queued (or if it failed): only what was recorded
+ * can be voided. Voiding one already voided changes nothing.
+ */
+export async function voidWorkspaceDeployment(
+  clients: ReadClients,
+  boss: PgBoss,
+  owner: KeyOwner,
+  id: string,
+  reason: string | null,
+): Promise<DeploymentStatus> {
+  // The primary alone: it holds the row to void, and may have just recorded it.
+  const primaryOnly = { replica: clients.primary, primary: clients.primary }
+  const receipt = await getDeployment(primaryOnly, boss, owner, id)
+  if (receipt.status === 'queued' || receipt.status === 'failed') {
+    throw problems.conflict(
+      receipt.status === 'queued'
+        ? 'This deployment is still queued: void it once its receipt says recorded.'
+        : 'This deployment failed to record, so there is nothing to void.',
+    )
+  }
+  await voidDeployment(clients.primary, owner.workspaceId, id, { keyId: owner.keyId, reason })
+  return getDeployment(primaryOnly, boss, owner, id)
 }

@@ -155,6 +155,29 @@ const putDeploymentCommits = {
   },
 }
 
+const voidDeployment = {
+  operationId: 'voidDeployment',
+  tags: ['Deployments'],
+  summary: 'Void a deployment recorded by mistake',
+  description: `Kept for audit (when, by which key, and the optional \`reason\`), its receipt then says \`voided\`, and it is left out of every list, the state matrix, every count and every metric; its neighbours' change types and the DORA keys are computed without it. For good: nothing un-voids. Voiding one already voided changes nothing. Needs the \`admin\` scope.`,
+  parameters: parameters(DeploymentIdParams, 'path'),
+  requestBody: { required: false, content: json(ref('DeploymentVoidInput')) },
+  responses: {
+    '200': {
+      description: 'Its receipt, status voided',
+      headers: rateLimitHeaders,
+      content: json(ref('DeploymentStatus')),
+    },
+    '401': unauthorized,
+    '403': problem('The key lacks the `admin` scope'),
+    '404': problem('No deployment with this id in the key’s workspace'),
+    '409': problem('Still queued (void it once recorded), or it failed to record'),
+    '422': problem('A bad reason or an unknown field'),
+    '429': rateLimited('The key’s quota is spent; retry after `Retry-After`'),
+    '503': unavailable('The database is unavailable; nothing changed; retry after `Retry-After`'),
+  },
+}
+
 const createDeployment = {
   operationId: 'createDeployment',
   tags: ['Deployments'],
@@ -264,6 +287,7 @@ export function openApiDocument() {
           schema: ref('DeploymentStatus'),
           notFound: 'No deployment with this id in the key’s workspace',
         }),
+        delete: voidDeployment,
       },
       '/v1/deployments/{id}/commits': {
         put: putDeploymentCommits,
