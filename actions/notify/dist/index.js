@@ -3468,6 +3468,16 @@ function createShiplogClient(options) {
     waitUntilRecorded(id, waitOptions = {}) {
       return pollUntilRecorded(() => getDeployment(id), { ...waitOptions, sleep, now: Date.now });
     },
+    async voidDeployment(id, options = {}) {
+      const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}`;
+      const body = options.reason === undefined ? undefined : JSON.stringify({ reason: options.reason });
+      const response = await send({
+        method: "DELETE",
+        path,
+        ...body === undefined ? {} : { body }
+      });
+      return await response.json();
+    },
     async putDeploymentCommits(id, input) {
       const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}/commits`;
       const response = await send({ method: "PUT", path, body: JSON.stringify(input) });

@@ -59,6 +59,11 @@ export interface ShiplogClient {
   waitUntilRecorded(id: string, options?: WaitOptions): Promise<DeploymentStatus>
   /** The five DORA keys of an environment over a window, and per week (or day). */
   getDoraMetrics(query: DoraMetricsQuery): Promise<DoraMetrics>
+  /**
+   * Voids a recorded deployment (an `admin` key): kept for audit, counted nowhere. Resolves with
+   * its receipt, now `voided`.
+   */
+  voidDeployment(id: string, options?: { reason?: string }): Promise<DeploymentStatus>
   /** Stores the commits a deployment delivered (replacing any sent before; safe to retry). */
   putDeploymentCommits(id: string, input: DeploymentCommitsInput): Promise<void>
   /** The commits stored for a deployment. */
@@ -193,6 +198,18 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
 
     waitUntilRecorded(id, waitOptions = {}) {
       return pollUntilRecorded(() => getDeployment(id), { ...waitOptions, sleep, now: Date.now })
+    },
+
+    async voidDeployment(id, options = {}) {
+      const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}`
+      const body =
+        options.reason === undefined ? undefined : JSON.stringify({ reason: options.reason })
+      const response = await send({
+        method: 'DELETE',
+        path,
+        ...(body === undefined ? {} : { body }),
+      })
+      return (await response.json()) as DeploymentStatus
     },
 
     async putDeploymentCommits(id, input) {

@@ -19,7 +19,7 @@ export interface TransportOptions {
 
 /** One logical request; `path` is relative to the base URL (no leading slash). */
 export interface Call {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH'
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   path: string
   query?: URLSearchParams
   body?: string

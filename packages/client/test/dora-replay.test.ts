@@ -20,6 +20,8 @@ import { runProcess } from './run-process.ts'
 //   D4  c3 05-03 12:00  c3                               forward   failed: D5 rolls back past it
 //   D5  c2 05-03 13:00  none (c3..c2 is empty)           rollback  to D3's commit: D4 recovered
 //   D6  c4 05-05 12:00  c4, c3                           forward   reverts c3, first sent by D4
+//   Dv  c5 05-05 13:00  c5, then voided (an admin key)  —         counted nowhere: else D7 would
+//                                                                  be a redeploy and c5 Dv's
 //   D7  c5 05-06 12:00  c5                               forward   failed: an incident names it
 //   D8  c6 05-06 14:00  c6, with --fixes the incident    forward   resolves it at 14:00: D7
 //                                                                  recovered, D8 is rework
@@ -150,6 +152,13 @@ test('a replayed week gives every DORA figure and change type worked out by hand
   await deploy('D4', c3, '2026-05-03T12:00:00Z')
   await deploy('D5', c2, '2026-05-03T13:00:00Z')
   await deploy('D6', c4, '2026-05-05T12:00:00Z')
+  const mistake = await deploy('Dv', c5, '2026-05-05T13:00:00Z')
+  const operator = await live.createKey({ workspace: 'dora-replay', scopes: ['admin'] })
+  const voided = await createShiplogClient({ baseUrl: live.url, apiKey: operator }).voidDeployment(
+    mistake,
+    { reason: 'deployed by mistake' },
+  )
+  expect(voided.status).toBe('voided')
   const d7 = await deploy('D7', c5, '2026-05-06T12:00:00Z')
   const opened = await shiplog([
     'incident',
