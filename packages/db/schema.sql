@@ -203,6 +203,8 @@ CREATE INDEX applications_by_name ON public.applications USING btree (workspace_
 
 CREATE INDEX deployment_commits_by_sha ON public.deployment_commits USING btree (sha);
 
+CREATE INDEX deployment_commits_reverting ON public.deployment_commits USING btree (deployment_id) WHERE (cardinality(reverts) > 0);
+
 CREATE INDEX deployments_by_commit_prefix ON public.deployments USING btree ("left"(commit_hash, 7) COLLATE "C");
 
 CREATE INDEX deployments_by_environment ON public.deployments USING btree (environment_id, deployed_at);

@@ -86,16 +86,18 @@ export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[]
           from typed rollback join typed target on target.id = rollback.earlier_same_commit
          where rollback.change_type = 'rollback'
         union all
+        -- From the few reverting commits (deployment_commits_reverting), not from every deployment.
         select first_delivery.id, fixer.deployed_at, fixer.id
-          from typed fixer
-          join deployment_commits c on c.deployment_id = fixer.id
+          from deployment_commits c
+          join typed fixer on fixer.id = c.deployment_id
          cross join lateral unnest(c.reverts) as reverted(sha)
          cross join lateral (
            select t.id, t.deployed_at from deployment_commits tc join typed t on t.id = tc.deployment_id
             where tc.sha = reverted.sha and t.application_id = fixer.application_id
             order by t.deployed_at, t.id
             limit 1) first_delivery
-         where (first_delivery.deployed_at, first_delivery.id) < (fixer.deployed_at, fixer.id)
+         where cardinality(c.reverts) > 0
+           and (first_delivery.deployed_at, first_delivery.id) < (fixer.deployed_at, fixer.id)
         union all
         select i.cause_deployment_id, i.resolved_at, null
           from incidents i join typed t on t.id = i.cause_deployment_id
@@ -120,14 +122,20 @@ export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[]
           left join fixers x on x.id = t.id
          where t.deployed_at >= ${query.since}::text::timestamptz
       ),
+      -- Each window deployment's commits by its key (deployment_commits_pkey); a commit counts
+      -- unless an earlier deployment of the application delivered it (deployment_commits_by_sha:
+      -- most commits are in one list only, so the probe finds just its own row).
       lead_times as (
         select w.bucket_start, extract(epoch from w.deployed_at - c.committed_at)::float8 as seconds
-          from in_window w join deployment_commits c on c.deployment_id = w.id
+          from in_window w
+         cross join lateral (
+           select c.sha, c.committed_at from deployment_commits c where c.deployment_id = w.id) c
          where w.change_type <> 'initial'
            and not exists (
-             select 1 from deployment_commits ec join typed e on e.id = ec.deployment_id
-              where ec.sha = c.sha and e.application_id = w.application_id
-                and (e.deployed_at, e.id) < (w.deployed_at, w.id))
+             select 1 from deployment_commits ec join deployments e on e.id = ec.deployment_id
+              where ec.sha = c.sha and ec.deployment_id <> w.id
+                and e.application_id = w.application_id and e.environment_id = ${environment.id}
+                and e.voided_at is null and (e.deployed_at, e.id) < (w.deployed_at, w.id))
       ),
       per_deployment as (
         select grouping(bucket_start) = 1 as whole, bucket_start,
