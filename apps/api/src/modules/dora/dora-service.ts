@@ -2,17 +2,11 @@ import type { Sql } from '@shiplog/db/client'
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { type DoraRow, doraFigures } from '@shiplog/db/queries/dora'
 import { bucketOfDay, bucketStart, DAY_MICROS, dayOf } from '@shiplog/db/queries/frequency-window'
-import {
-  type DoraFigures,
-  type DoraMetrics,
-  EARLIEST_MICROS,
-  instantFromDate,
-  instantFromMicros,
-  nameKey,
-} from '@shiplog/schema'
+import { type DoraFigures, type DoraMetrics, instantFromMicros, nameKey } from '@shiplog/schema'
 import type { Static } from '@sinclair/typebox'
 import { problems } from '../../plugins/problem/index.ts'
 import type { DoraQuery } from './model.ts'
+import { windowOf } from './window.ts'
 
 const DEFAULT_SPAN = 12n * 7n * DAY_MICROS
 // The keys read the environment's history up to `until`; the window bounds what is aggregated.
@@ -52,24 +46,11 @@ export async function doraMetricsOf(
   query: Static<typeof DoraQuery>,
 ): Promise<DoraMetrics> {
   const unit = query.bucket ?? 'week'
-  const until = query.until ?? instantFromDate(new Date())
-  const defaultStart = until.micros - DEFAULT_SPAN
-  const since =
-    query.since ??
-    instantFromMicros(defaultStart > EARLIEST_MICROS ? defaultStart : EARLIEST_MICROS)
-  if (since.micros >= until.micros) {
-    throw problems.validation([
-      { field: 'since', message: 'must be before until (since is inclusive, until exclusive)' },
-    ])
-  }
-  if (until.micros - since.micros > MAX_SPAN) {
-    throw problems.validation([
-      {
-        field: 'since',
-        message: 'the window may hold at most 400 days: move since closer to until',
-      },
-    ])
-  }
+  const { since, until } = windowOf(query, {
+    defaultSpan: DEFAULT_SPAN,
+    maxSpan: MAX_SPAN,
+    tooLong: 'the window may hold at most 400 days: move since closer to until',
+  })
   const rows = await doraFigures(sql, {
     workspaceId: owner.workspaceId,
     environmentKey: nameKey(query.environment),

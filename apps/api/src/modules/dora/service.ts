@@ -1,16 +1,10 @@
 import type { Sql } from '@shiplog/db/client'
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { deploymentFrequency } from '@shiplog/db/queries/frequency'
-import {
-  type DeploymentFrequency,
-  EARLIEST_MICROS,
-  instantFromDate,
-  instantFromMicros,
-  nameKey,
-} from '@shiplog/schema'
+import { type DeploymentFrequency, nameKey } from '@shiplog/schema'
 import type { Static } from '@sinclair/typebox'
-import { problems } from '../../plugins/problem/index.ts'
 import type { FrequencyQuery } from './model.ts'
+import { windowOf } from './window.ts'
 
 const DAY_MICROS = 86_400_000_000n
 const BUCKET_MICROS = { day: DAY_MICROS, week: 7n * DAY_MICROS }
@@ -25,24 +19,11 @@ export async function deploymentFrequencyOf(
   query: Static<typeof FrequencyQuery>,
 ): Promise<DeploymentFrequency> {
   const bucket = query.bucket ?? 'day'
-  const until = query.until ?? instantFromDate(new Date())
-  const defaultStart = until.micros - DEFAULT_SPAN[bucket]
-  const since =
-    query.since ??
-    instantFromMicros(defaultStart > EARLIEST_MICROS ? defaultStart : EARLIEST_MICROS)
-  if (since.micros >= until.micros) {
-    throw problems.validation([
-      { field: 'since', message: 'must be before until (since is inclusive, until exclusive)' },
-    ])
-  }
-  if (until.micros - since.micros > MAX_BUCKETS[bucket] * BUCKET_MICROS[bucket]) {
-    throw problems.validation([
-      {
-        field: 'since',
-        message: `the window may hold at most ${MAX_BUCKETS[bucket]} ${bucket}s: move since closer to until${bucket === 'day' ? ', or use bucket=week' : ''}`,
-      },
-    ])
-  }
+  const { since, until } = windowOf(query, {
+    defaultSpan: DEFAULT_SPAN[bucket],
+    maxSpan: MAX_BUCKETS[bucket] * BUCKET_MICROS[bucket],
+    tooLong: `the window may hold at most ${MAX_BUCKETS[bucket]} ${bucket}s: move since closer to until${bucket === 'day' ? ', or use bucket=week' : ''}`,
+  })
   const counts = await deploymentFrequency(sql, {
     workspaceId: owner.workspaceId,
     environmentKey: nameKey(query.environment),
