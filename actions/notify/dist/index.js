@@ -4410,8 +4410,9 @@ async function runNotify(plan, client, output, git = (args) => runProgram("git",
     output.accepted?.(created);
     if (plan.commits)
       await sendCommits(plan, created, client, output, git);
+    let recorded;
     if (plan.fixes !== undefined) {
-      const recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs });
+      recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs });
       const incident = await client.changeIncident(plan.fixes, {
         resolvedAt: recorded.deployedAt,
         fixedByDeploymentId: recorded.duplicateOf ?? recorded.id
@@ -4421,7 +4422,7 @@ async function runNotify(plan, client, output, git = (args) => runProgram("git",
     if (!plan.wait)
       return 0;
     output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`);
-    const recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs });
+    recorded ??= await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs });
     const repeat = recorded.duplicateOf ? ` (a repeat of deployment ${recorded.duplicateOf})` : "";
     output.out(`Recorded at ${recorded.recordedAt}${repeat}`);
     return 0;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import type { IncidentInput } from '@shiplog/schema'
 import type { Env } from './ci-env.ts'
-import { UsageError } from './notify-args.ts'
+import { given, UsageError } from './notify-args.ts'
 
 /** What `shiplog incident open` or `resolve` was asked to do, checked and ready to send. */
 export type IncidentPlan = { url: string; apiKey: string } & (
@@ -28,11 +28,6 @@ export const FLAG_OF_INCIDENT_FIELD: Readonly<Record<string, string>> = {
   causeDeploymentId: '--cause',
   startedAt: '--started-at',
   resolvedAt: '--at',
-}
-
-const given = (value: string | undefined) => {
-  const trimmed = value?.trim()
-  return trimmed ? trimmed : undefined
 }
 
 function connection(values: { url?: string; 'api-key'?: string }, env: Env) {

@@ -55,8 +55,11 @@ export const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   'Idempotency-Key': '--idempotency-key',
 }
 
-// A pipeline interpolating an unset variable passes "", which means "not given", not "empty".
-const given = (value: string | undefined) => {
+/**
+ * A flag's value, trimmed, or undefined: a pipeline interpolating an unset variable passes "",
+ * which means "not given", not "empty".
+ */
+export const given = (value: string | undefined) => {
   const trimmed = value?.trim()
   return trimmed ? trimmed : undefined
 }

@@ -1,3 +1,4 @@
+import type { DeploymentStatus } from '@shiplog/schema'
 import type { CreatedDeployment, ShiplogClient } from './client.ts'
 import { ShiplogError } from './errors.ts'
 import { collectCommits, type Git } from './git-commits.ts'
@@ -120,9 +121,11 @@ export async function runNotify(
     output.out(created.location)
     output.accepted?.(created)
     if (plan.commits) await sendCommits(plan, created, client, output, git)
+    // Recorded once, for --fixes and --wait alike.
+    let recorded: DeploymentStatus | undefined
     if (plan.fixes !== undefined) {
       // The incident is resolved by a recorded deployment, at its deployedAt.
-      const recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs })
+      recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs })
       const incident = await client.changeIncident(plan.fixes, {
         resolvedAt: recorded.deployedAt,
         fixedByDeploymentId: recorded.duplicateOf ?? recorded.id,
@@ -131,7 +134,7 @@ export async function runNotify(
     }
     if (!plan.wait) return 0
     output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`)
-    const recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs })
+    recorded ??= await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs })
     const repeat = recorded.duplicateOf ? ` (a repeat of deployment ${recorded.duplicateOf})` : ''
     output.out(`Recorded at ${recorded.recordedAt}${repeat}`)
     return 0

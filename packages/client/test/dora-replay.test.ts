@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createShiplogClient } from '../src/index.ts'
-import { commitAt, git, inherited } from './git-repo.ts'
+import { commitAt, git, inherited, notifyCheckout } from './git-repo.ts'
 import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
 import { runProcess } from './run-process.ts'
 
@@ -76,23 +76,7 @@ async function shiplog(args: string[]) {
 }
 
 async function deploy(version: string, commit: string, deployedAt: string, more: string[] = []) {
-  const [accepted = ''] = await shiplog([
-    'notify',
-    '--repository',
-    'acme/shop',
-    '--app',
-    'checkout',
-    '--environment',
-    'production',
-    '--version',
-    version,
-    '--commit',
-    commit,
-    '--deployed-at',
-    deployedAt,
-    '--wait',
-    ...more,
-  ])
+  const [accepted = ''] = await shiplog([...notifyCheckout(version, commit, deployedAt), ...more])
   return /^Deployment (\S+) accepted/.exec(accepted)?.[1] as string
 }
 

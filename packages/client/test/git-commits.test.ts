@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createShiplogClient } from '../src/index.ts'
-import { commitAt as commitWithTimes, git, inherited } from './git-repo.ts'
+import { commitAt as commitWithTimes, git, inherited, notifyCheckout } from './git-repo.ts'
 import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
 import { runProcess } from './run-process.ts'
 
@@ -45,22 +45,9 @@ const notify = (
     [
       'bun',
       join(ROOT, 'packages/client/src/cli.ts'),
-      'notify',
+      ...notifyCheckout(version, commit, deployedAt),
       '--url',
       live.url,
-      '--repository',
-      'acme/shop',
-      '--app',
-      'checkout',
-      '--environment',
-      'production',
-      '--version',
-      version,
-      '--commit',
-      commit,
-      '--deployed-at',
-      deployedAt,
-      '--wait',
       ...more,
     ],
     { cwd, env: { ...inherited, NO_COLOR: '1', SHIPLOG_API_KEY: key } },

@@ -35,3 +35,24 @@ export async function commitAt(
   })
   return git(repo, ['rev-parse', 'HEAD'])
 }
+
+/**
+ * `shiplog notify`'s arguments for a deployment of acme/shop's checkout to production, waiting
+ * until it is recorded: how the tests that replay history from a checkout deploy.
+ */
+export const notifyCheckout = (version: string, commit: string, deployedAt: string) => [
+  'notify',
+  '--repository',
+  'acme/shop',
+  '--app',
+  'checkout',
+  '--environment',
+  'production',
+  '--version',
+  version,
+  '--commit',
+  commit,
+  '--deployed-at',
+  deployedAt,
+  '--wait',
+]

@@ -1,5 +1,6 @@
 import type { DeploymentRecord, PageCursor } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
+import { instantAt, pageOf } from './keyset.ts'
 
 /** Which deployments of a workspace to list, newest `deployedAt` first. */
 export interface DeploymentFilters {
@@ -32,9 +33,6 @@ interface Row extends DeploymentRecord {
 // a range: every hexadecimal digit sorts below 'g'.
 const INDEXED_COMMIT_DIGITS = 7
 
-const afterAt = (sql: Sql, micros: bigint) =>
-  sql`(timestamptz 'epoch' + ${String(micros)}::bigint * interval '1 microsecond')`
-
 /** The window's conditions: since and until. */
 function windowConditions(sql: Sql, query: DeploymentFilters) {
   return sql`
@@ -64,8 +62,8 @@ function rowConditions(sql: Sql, query: DeploymentFilters) {
     ${
       after === undefined
         ? sql``
-        : sql`and d.deployed_at <= ${afterAt(sql, after.deployedAtMicros)}
-              and (d.deployed_at, d.id) < (${afterAt(sql, after.deployedAtMicros)}, ${after.id}::uuid)`
+        : sql`and d.deployed_at <= ${instantAt(sql, after.deployedAtMicros)}
+              and (d.deployed_at, d.id) < (${instantAt(sql, after.deployedAtMicros)}, ${after.id}::uuid)`
     }`
 }
 
@@ -125,7 +123,7 @@ function pageRows(sql: Sql, query: DeploymentFilters) {
            where d.application_id = c.application_id and d.environment_id = c.environment_id
                  and d.voided_at is null
                  ${windowConditions(sql, query)}
-                 ${query.after === undefined ? sql`` : sql`and d.deployed_at < ${afterAt(sql, query.after.deployedAtMicros)}`}
+                 ${query.after === undefined ? sql`` : sql`and d.deployed_at < ${instantAt(sql, query.after.deployedAtMicros)}`}
            order by d.deployed_at desc limit ${limit}) x
          order by x.deployed_at desc limit ${limit}),
       reach as (
@@ -168,15 +166,11 @@ export async function listDeployments(sql: Sql, query: DeploymentFilters): Promi
       join repositories r on r.id = a.repository_id
       join environments e on e.id = d.environment_id
      order by d.deployed_at desc, d.id desc`
-  const page = rows.slice(0, query.limit)
-  const last = page.at(-1)
-  return {
-    records: page.map(({ deployedAtMicros: _, ...record }) => record),
-    next:
-      rows.length > query.limit && last
-        ? { deployedAtMicros: BigInt(last.deployedAtMicros), id: last.id }
-        : null,
-  }
+  const { page, next } = pageOf(rows, query.limit, (last) => ({
+    deployedAtMicros: BigInt(last.deployedAtMicros),
+    id: last.id,
+  }))
+  return { records: page.map(({ deployedAtMicros: _, ...record }) => record), next }
 }
 
 /**

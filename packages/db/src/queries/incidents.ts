@@ -1,5 +1,6 @@
 import type { Incident, PageCursor } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
+import { instantAt, pageOf } from './keyset.ts'
 
 /** What opening an incident stores; times are RFC 3339 as the schema package renders them. */
 export interface NewIncident {
@@ -133,9 +134,6 @@ export async function updateIncident(
   return row
 }
 
-const afterAt = (sql: Sql, micros: bigint) =>
-  sql`(timestamptz 'epoch' + ${String(micros)}::bigint * interval '1 microsecond')`
-
 /**
  * One page of a workspace's incidents, latest startedAt first: a backward walk of
  * incidents_newest (workspace, startedAt, id), filters applied to the rows it meets.
@@ -159,17 +157,13 @@ export async function listIncidents(
        ${
          after === undefined
            ? sql``
-           : sql`and (i.started_at, i.id) < (${afterAt(sql, after.deployedAtMicros)}, ${after.id}::uuid)`
+           : sql`and (i.started_at, i.id) < (${instantAt(sql, after.deployedAtMicros)}, ${after.id}::uuid)`
        }
      order by i.started_at desc, i.id desc
      limit ${query.limit + 1}`
-  const page = rows.slice(0, query.limit)
-  const last = page.at(-1)
-  return {
-    incidents: page.map(({ startedAtMicros: _, ...incident }) => incident),
-    next:
-      rows.length > query.limit && last
-        ? { deployedAtMicros: BigInt(last.startedAtMicros), id: last.id }
-        : null,
-  }
+  const { page, next } = pageOf(rows, query.limit, (last) => ({
+    deployedAtMicros: BigInt(last.startedAtMicros),
+    id: last.id,
+  }))
+  return { incidents: page.map(({ startedAtMicros: _, ...incident }) => incident), next }
 }

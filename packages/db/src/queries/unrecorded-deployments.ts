@@ -2,6 +2,7 @@ import type { DeploymentJob, PageCursor } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
 import { DEPLOYMENTS_DEAD_LETTER_QUEUE, DEPLOYMENTS_QUEUE } from '../queue.ts'
 import type { DeploymentFilters } from './deployments.ts'
+import { instantAt, pageOf } from './keyset.ts'
 
 const SIX_FRACTION_DIGITS = String.raw`(\.\d{6})\d+`
 
@@ -62,17 +63,13 @@ export async function listUnrecordedDeployments(
        ${
          query.after === undefined
            ? sql``
-           : sql`and (t.deployed_at, (j.data->>'id')::uuid) < (timestamptz 'epoch' + ${String(query.after.deployedAtMicros)}::bigint * interval '1 microsecond', ${query.after.id}::uuid)`
+           : sql`and (t.deployed_at, (j.data->>'id')::uuid) < (${instantAt(sql, query.after.deployedAtMicros)}, ${query.after.id}::uuid)`
        }
      order by t.deployed_at desc, (j.data->>'id')::uuid desc
      limit ${query.limit + 1}`
-  const jobs = rows.slice(0, query.limit)
-  const last = jobs.at(-1)
-  return {
-    jobs,
-    next:
-      rows.length > query.limit && last
-        ? { deployedAtMicros: BigInt(last.deployedAtMicros), id: last.data.id }
-        : null,
-  }
+  const { page, next } = pageOf(rows, query.limit, (last) => ({
+    deployedAtMicros: BigInt(last.deployedAtMicros),
+    id: last.data.id,
+  }))
+  return { jobs: page, next }
 }

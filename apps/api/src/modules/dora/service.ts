@@ -1,12 +1,12 @@
 import type { Sql } from '@shiplog/db/client'
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { deploymentFrequency } from '@shiplog/db/queries/frequency'
+import { DAY_MICROS } from '@shiplog/db/queries/frequency-window'
 import { type DeploymentFrequency, nameKey } from '@shiplog/schema'
 import type { Static } from '@sinclair/typebox'
 import type { FrequencyQuery } from './model.ts'
 import { windowOf } from './window.ts'
 
-const DAY_MICROS = 86_400_000_000n
 const BUCKET_MICROS = { day: DAY_MICROS, week: 7n * DAY_MICROS }
 const DEFAULT_SPAN = { day: 30n * DAY_MICROS, week: 12n * 7n * DAY_MICROS }
 // Bounded so one request cannot ask Postgres for a million buckets.
