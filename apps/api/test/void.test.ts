@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { readModelMatches, verifyReadModel } from '@shiplog/db/read-model'
+import fc from 'fast-check'
 import { type Harness, startHarness, validDeployment } from './harness.ts'
 
 // DELETE /v1/deployments/{id} voids a recorded deployment: kept for audit, shown as voided by its
@@ -101,4 +102,52 @@ test('voiding needs the admin scope, a known id and a reason that is text', asyn
     'why',
   ])
   expect((await voidIt(id)).status).toBe(200)
+})
+
+test('property: no DELETE a client can send gets anything but its receipt or a 4xx problem', async () => {
+  const recorded = await deploy('v-fuzz', C2, '2026-07-01T10:00:00Z')
+  await h.drain()
+  const { key } = await issueApiKey(h.sql, {
+    workspace: 'acme',
+    name: 'fuzzing operator',
+    scopes: ['admin'],
+    rateLimitPerMinute: 1_000_000,
+  })
+  const anyValue = fc.oneof(
+    fc.string({ maxLength: 600 }),
+    fc.constant(null),
+    fc.integer(),
+    fc.jsonValue(),
+  )
+  const body = fc.oneof(
+    fc.constant(undefined),
+    fc.record({ reason: anyValue }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+    fc.dictionary(fc.string(), anyValue).map((value) => JSON.stringify(value)),
+    fc.string({ unit: 'binary', maxLength: 50 }),
+  )
+  const id = fc.oneof(fc.constant(recorded), fc.uuid(), fc.string({ maxLength: 40 }))
+  await fc.assert(
+    fc.asyncProperty(id, body, async (target, raw) => {
+      const response = await h.send('DELETE', `/v1/deployments/${encodeURIComponent(target)}`, {
+        key,
+        ...(raw === undefined
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, rawBody: raw }),
+      })
+      const answer = await response.json()
+      if (response.status === 200) {
+        expect(answer).toMatchObject({ id: recorded, status: 'voided' })
+        return
+      }
+      expect({ target, raw, status: [404, 413, 422].includes(response.status) }).toEqual({
+        target,
+        raw,
+        status: true,
+      })
+      expect(answer.status).toBe(response.status)
+    }),
+    { numRuns: 200 },
+  )
+  expect(h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
+  expect(readModelMatches(await verifyReadModel(h.sql))).toBe(true)
 })
