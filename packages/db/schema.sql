@@ -93,6 +93,21 @@ create table deployment_counts (
   constraint deployment_counts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 
+create table deployment_dora_facts (
+  deployment_id uuid not null,
+  environment_id bigint not null,
+  application_id bigint not null,
+  deployed_at timestamp with time zone not null,
+  change_type text not null,
+  rollback_target uuid,
+  reverts boolean not null,
+  lead_seconds double precision[] not null,
+  constraint deployment_dora_facts_change_type_check CHECK ((change_type = ANY (ARRAY['initial'::text, 'redeploy'::text, 'rollback'::text, 'forward'::text]))),
+  constraint deployment_dora_facts_check CHECK (((change_type = 'rollback'::text) = (rollback_target IS NOT NULL))),
+  constraint deployment_dora_facts_deployment_id_fkey FOREIGN KEY (deployment_id) REFERENCES deployments(id) ON DELETE CASCADE,
+  constraint deployment_dora_facts_pkey PRIMARY KEY (deployment_id)
+);
+
 create table deployments (
   id uuid not null,
   workspace_id bigint not null,
@@ -201,9 +216,13 @@ CREATE INDEX api_keys_prefix ON public.api_keys USING btree (prefix);
 
 CREATE INDEX applications_by_name ON public.applications USING btree (workspace_id, name_key);
 
+CREATE INDEX deployment_aliases_by_deployment ON public.deployment_aliases USING btree (deployment_id);
+
 CREATE INDEX deployment_commits_by_sha ON public.deployment_commits USING btree (sha);
 
 CREATE INDEX deployment_commits_reverting ON public.deployment_commits USING btree (deployment_id) WHERE (cardinality(reverts) > 0);
+
+CREATE INDEX deployment_dora_facts_window ON public.deployment_dora_facts USING btree (environment_id, deployed_at);
 
 CREATE INDEX deployments_by_commit_prefix ON public.deployments USING btree ("left"(commit_hash, 7) COLLATE "C");
 
@@ -251,6 +270,14 @@ AS $function$
               else floor((day_number(at) + 3) / 7.0)::integer end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.canonical_deployment(receipt uuid)
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select coalesce((select a.deployment_id from deployment_aliases a where a.id = receipt), receipt)
+$function$;
+
 CREATE OR REPLACE FUNCTION public.change_type(application bigint, environment bigint, at timestamp with time zone, deployment uuid, commit text)
  RETURNS text
  LANGUAGE sql
@@ -284,6 +311,61 @@ CREATE OR REPLACE FUNCTION public.day_number(at timestamp with time zone)
  IMMUTABLE PARALLEL SAFE
 AS $function$
   select (at at time zone 'UTC')::date - date '1970-01-01'
+$function$;
+
+CREATE OR REPLACE FUNCTION public.delivered_commits(deployment uuid)
+ RETURNS TABLE(sha text, committed_at timestamp with time zone, reverting boolean)
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select c.sha, min(c.committed_at), bool_or(cardinality(c.reverts) > 0)
+    from (select l.sha, l.committed_at, l.reverts from deployment_commits l
+           where l.deployment_id = deployment
+          union all
+          select l.sha, l.committed_at, l.reverts
+            from deployment_aliases a join deployment_commits l on l.deployment_id = a.id
+           where a.deployment_id = deployment) c
+   group by c.sha
+$function$;
+
+CREATE OR REPLACE FUNCTION public.deployment_aliases_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  owners uuid[];
+  shas text[];
+begin
+  select array_agg(c.deployment_id), array_agg(c.sha) into owners, shas
+    from inserted a join deployment_commits c on c.deployment_id = a.id;
+  if owners is null then return null; end if;
+  perform lock_streams_of(array(select distinct a.deployment_id from inserted a));
+  perform refresh_dora_facts('{}', owners, shas);
+  return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.deployment_commits_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  owners uuid[];
+  shas text[];
+begin
+  select array_agg(c.deployment_id), array_agg(c.sha) into owners, shas from changed c;
+  if owners is null then return null; end if;
+  perform lock_commit_arrivals(w.workspace_id, true)
+     from (select distinct l.workspace_id
+             from deployment_commit_lists l
+            where l.deployment_id = any(owners)
+              and not exists (select 1 from deployments d
+                               where d.id = canonical_deployment(l.deployment_id))
+            order by 1) w;
+  perform lock_streams_of(array(select distinct canonical_deployment(o) from unnest(owners) o));
+  perform refresh_dora_facts('{}', owners, shas);
+  return null;
+end
 $function$;
 
 CREATE OR REPLACE FUNCTION public.deployment_voided()
@@ -321,6 +403,16 @@ begin
      where workspace_id = new.workspace_id and environment_id = new.environment_id
        and bucket_days = width and block = number >> 5 and application_id = new.application_id;
   end loop;
+  return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.deployment_voided_dora_facts()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform refresh_dora_facts(array[new.id], '{}', '{}');
   return null;
 end
 $function$;
@@ -365,6 +457,77 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.deployments_inserted_dora_facts()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform refresh_dora_facts(array(select i.id from inserted i), '{}', '{}');
+  return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.deployments_lock_commit_arrivals()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform lock_commit_arrivals(w.workspace_id, false)
+     from (select distinct i.workspace_id from inserted i order by 1) w;
+  return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.dora_facts_of(ids uuid[])
+ RETURNS SETOF deployment_dora_facts
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select facts.*
+    from deployments d
+    left join lateral (
+      select p.commit_hash from deployments p
+       where p.application_id = d.application_id and p.environment_id = d.environment_id
+         and p.voided_at is null
+         and p.deployed_at <= d.deployed_at and (p.deployed_at, p.id) < (d.deployed_at, d.id)
+       order by p.deployed_at desc, p.id desc
+       limit 1) as previous_of on true
+    left join lateral (
+      select e.id from deployments e
+       where left(e.commit_hash, 7) collate "C" = left(d.commit_hash, 7) collate "C"
+         and e.commit_hash = d.commit_hash
+         and e.application_id = d.application_id and e.environment_id = d.environment_id
+         and e.voided_at is null
+         and e.deployed_at <= d.deployed_at and (e.deployed_at, e.id) < (d.deployed_at, d.id)
+       order by e.deployed_at desc, e.id desc
+       limit 1) as earlier_same_commit on true
+    cross join lateral (
+      select case when previous_of.commit_hash is null then 'initial'
+                  when previous_of.commit_hash = d.commit_hash then 'redeploy'
+                  when earlier_same_commit.id is not null then 'rollback'
+                  else 'forward' end as change_type) as typed
+    cross join lateral (
+      select d.id as deployment_id, d.environment_id, d.application_id, d.deployed_at,
+             typed.change_type,
+             case when typed.change_type = 'rollback' then earlier_same_commit.id end as rollback_target,
+             coalesce((select bool_or(c.reverting) from delivered_commits(d.id) c), false) as reverts,
+             case when typed.change_type = 'initial' then '{}'::float8[]
+                  else array(
+                    select extract(epoch from d.deployed_at - c.committed_at)::float8 as seconds
+                      from delivered_commits(d.id) c
+                     where not exists (
+                       select 1 from deployment_commits ec
+                         join deployments e on e.id = canonical_deployment(ec.deployment_id)
+                        where ec.sha = c.sha
+                          and e.application_id = d.application_id and e.environment_id = d.environment_id
+                          and e.voided_at is null
+                          and e.deployed_at <= d.deployed_at and (e.deployed_at, e.id) < (d.deployed_at, d.id))
+                     order by seconds)
+             end as lead_seconds) as facts
+   where d.id = any(ids) and d.voided_at is null
+     and (facts.change_type <> 'forward' or facts.reverts or cardinality(facts.lead_seconds) > 0)
+$function$;
+
 CREATE OR REPLACE FUNCTION public.iso_utc(ts timestamp with time zone)
  RETURNS text
  LANGUAGE sql
@@ -396,5 +559,91 @@ begin
      set tokens = available - taken, refilled_at = clock_timestamp()
    where api_key_id = key_id;
   return query select taken, available - taken;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.lock_commit_arrivals(workspace bigint, exclusive boolean)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+  if exclusive then
+    perform pg_advisory_xact_lock(hashtextextended('shiplog commit arrivals', workspace));
+  else
+    perform pg_advisory_xact_lock_shared(hashtextextended('shiplog commit arrivals', workspace));
+  end if;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.lock_streams_of(ids uuid[])
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform 1 from deployment_cells c
+   where (c.workspace_id, c.application_id, c.environment_id) in (
+     select d.workspace_id, d.application_id, d.environment_id from deployments d where d.id = any(ids))
+   order by c.workspace_id, c.application_id, c.environment_id
+   for update;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.refresh_dora_facts(moved uuid[], owners uuid[], shas text[])
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+declare
+  affected uuid[];
+begin
+  with changes as (
+    select d.id, d.application_id, d.environment_id, d.deployed_at, d.commit_hash
+      from deployments d where d.id = any(moved)
+  ),
+  commit_changes as (
+    select d.id, d.application_id, d.environment_id, d.deployed_at, c.sha
+      from changes d cross join lateral delivered_commits(d.id) c
+    union
+    select d.id, d.application_id, d.environment_id, d.deployed_at, given.sha
+      from unnest(owners, shas) as given(owner, sha)
+      join deployments d on d.id = canonical_deployment(given.owner)
+  )
+  select array_agg(distinct id) into affected from (
+    select id from changes
+    union all
+    select id from commit_changes
+    union all
+    select (select n.id from deployments n
+             where n.application_id = c.application_id and n.environment_id = c.environment_id
+               and n.voided_at is null
+               and n.deployed_at >= c.deployed_at and (n.deployed_at, n.id) > (c.deployed_at, c.id)
+             order by n.deployed_at, n.id
+             limit 1)
+      from changes c
+    union all
+    select (select n.id from deployments n
+             where left(n.commit_hash, 7) collate "C" = left(c.commit_hash, 7) collate "C"
+               and n.commit_hash = c.commit_hash
+               and n.application_id = c.application_id and n.environment_id = c.environment_id
+               and n.voided_at is null
+               and n.deployed_at >= c.deployed_at and (n.deployed_at, n.id) > (c.deployed_at, c.id)
+             order by n.deployed_at, n.id
+             limit 1)
+      from changes c
+    union all
+    select (select e.id from deployment_commits ec
+              join deployments e on e.id = canonical_deployment(ec.deployment_id)
+             where ec.sha = c.sha
+               and e.application_id = c.application_id and e.environment_id = c.environment_id
+               and e.voided_at is null
+               and e.deployed_at >= c.deployed_at and (e.deployed_at, e.id) > (c.deployed_at, c.id)
+             order by e.deployed_at, e.id
+             limit 1)
+      from commit_changes c
+  ) reached
+  where id is not null;
+
+  if affected is null then return; end if;
+  delete from deployment_dora_facts where deployment_id = any(affected);
+  insert into deployment_dora_facts select * from dora_facts_of(affected);
 end
 $function$;

@@ -416,6 +416,8 @@ describe('corruption and repair', () => {
     expect(before.map(({ table, rows }) => ({ table, rows }))).toEqual([
       { table: 'deployment_cells', rows: 2 },
       { table: 'deployment_counts', rows: 6 },
+      // The first deployment of each cell is an initial change; the api's second is forward.
+      { table: 'deployment_dora_facts', rows: 2 },
     ])
 
     // One more deployment on the api's day of 2026-05-04 than there was.
@@ -432,6 +434,7 @@ describe('corruption and repair', () => {
     expect(counted.map(({ examples: _, ...check }) => check)).toEqual([
       { table: 'deployment_cells', rows: 2, missing: 0, unexpected: 0 },
       { table: 'deployment_counts', rows: 6, missing: 1, unexpected: 1 },
+      { table: 'deployment_dora_facts', rows: 2, missing: 0, unexpected: 0 },
     ])
     const [, countsCheck] = counted
     const examples = (countsCheck?.examples ?? []).map((line) => ({
@@ -465,6 +468,7 @@ describe('corruption and repair', () => {
     expect(broken.map(({ examples: _, ...check }) => check)).toEqual([
       { table: 'deployment_cells', rows: 1, missing: 1, unexpected: 0 },
       { table: 'deployment_counts', rows: 7, missing: 1, unexpected: 2 },
+      { table: 'deployment_dora_facts', rows: 2, missing: 0, unexpected: 0 },
     ])
     const [cellsCheck] = broken
     expect(cellsCheck?.examples.length).toBe(1)
@@ -489,6 +493,7 @@ describe('corruption and repair', () => {
     ).toEqual([
       { table: 'deployment_cells', missing: 1, unexpected: 1 },
       { table: 'deployment_counts', missing: 0, unexpected: 0 },
+      { table: 'deployment_dora_facts', missing: 0, unexpected: 0 },
     ])
     await rebuildReadModel(sql)
     await expectExact()

@@ -7,6 +7,7 @@ import { inSnapshot } from './queries/snapshot.ts'
 const TABLES = [
   { table: 'deployment_cells', expected: 'expected_deployment_cells' },
   { table: 'deployment_counts', expected: 'expected_deployment_counts' },
+  { table: 'deployment_dora_facts', expected: 'expected_deployment_dora_facts' },
 ] as const
 
 /** How one table of the read model differs from what the deployments say it must hold. */

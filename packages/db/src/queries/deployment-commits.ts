@@ -12,6 +12,9 @@ export async function replaceDeploymentCommits(
   list: { commits: ValidCommit[]; truncated: boolean },
 ): Promise<void> {
   await sql.begin(async (tx) => {
+    // The commits first, while their list still names the workspace: the DORA facts' trigger
+    // (migration 0014) looks the workspace up there.
+    await tx`delete from deployment_commits where deployment_id = ${deploymentId}`
     await tx`delete from deployment_commit_lists where deployment_id = ${deploymentId}`
     await tx`
       insert into deployment_commit_lists (deployment_id, workspace_id, truncated)

@@ -29,19 +29,19 @@ export interface DoraRow {
 }
 
 /**
- * The five keys, in SQL, from the environment's deployments up to `until` (the history is
- * needed: a change's type and a failure's cause may lie before the window):
- * - change type per deployment, by application in (deployedAt, id) order, as change_type()
- *   defines it;
- * - a deployment is failed when a rollback returns to a target and it was the first after that
- *   target (recovered at the rollback), when a later deployment's commit reverts a commit it was
- *   the first to deliver (recovered at that deployment), or when an incident names it as its
- *   cause (recovered when it is resolved); once, recovered at the earliest of its recoveries;
- * - lead time: for each commit a deployment of the window delivered first (per application),
- *   unless it is an initial deployment, its deployedAt minus the commit's committer time;
- * - rework: rollbacks, deployments whose commits revert a failed one, and deployments that
- *   fixed an incident (notify --fixes).
- * Figures for the window and for each bucket come from one grouping.
+ * The five keys, in SQL, from the stored facts of the environment's deployments in the window
+ * (deployment_dora_facts, migration 0014: change type, rollback target, reverting commits, lead
+ * times of first deliveries) and the few failure signals that point back into it:
+ * - a rollback of the window returns to its target: the first deployment after that target
+ *   failed, recovered at the rollback;
+ * - a deployment of the window whose commit reverts another: the first deployment of the
+ *   application to deliver the reverted commit failed, recovered at the reverting deployment;
+ * - an incident names a deployment of the window as its cause: failed, recovered when the
+ *   incident is resolved.
+ * A deployment fails once, recovered at the earliest of its recoveries. Signals come only from
+ * deployments before `until`, as the history the keys see ends there. Rework: rollbacks,
+ * deployments whose commits revert a failed one, and deployments that fixed an incident
+ * (notify --fixes). Figures for the window and for each bucket come from one grouping.
  */
 export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[] | undefined> {
   const bucket = query.bucket === 'week' ? 'week' : 'day'
@@ -50,63 +50,73 @@ export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[]
       select id::text from environments
        where workspace_id = ${query.workspaceId} and name_key = ${query.environmentKey}`
     if (!environment) return undefined
+    // The percentiles sort a year's lead times (hundreds of thousands) in memory.
+    await tx`set local work_mem = '64MB'`
     const filtered = query.appKey !== undefined || query.repositoryKey !== undefined
     const applications = tx`
       select a.id from applications a join repositories r on r.id = a.repository_id
        where a.workspace_id = ${query.workspaceId}
          ${query.appKey === undefined ? tx`` : tx`and a.name_key = ${query.appKey}`}
          ${query.repositoryKey === undefined ? tx`` : tx`and r.full_name_key = ${query.repositoryKey}`}`
+    const since = tx`${query.since}::text::timestamptz`
+    const until = tx`${query.until}::text::timestamptz`
+    const bucketOf = (column: ReturnType<typeof tx>) =>
+      tx`date_trunc(${bucket}, ${column} at time zone 'UTC') at time zone 'UTC'`
     return tx<DoraRow[]>`
-      with history as materialized (
-        select d.id, d.application_id, d.deployed_at, d.commit_hash
+      with deployed as (
+        select d.id, d.application_id, d.deployed_at, ${bucketOf(tx`d.deployed_at`)} as bucket_start
           from deployments d
          where d.environment_id = ${environment.id} and d.voided_at is null
-           and d.deployed_at < ${query.until}::text::timestamptz
+           and d.deployed_at >= ${since} and d.deployed_at < ${until}
            ${filtered ? tx`and d.application_id in (${applications})` : tx``}
       ),
-      ordered as materialized (
-        select h.*,
-               lag(h.commit_hash) over by_app as previous_commit,
-               lead(h.id) over by_app as next_id,
-               lag(h.id) over by_commit as earlier_same_commit
-          from history h
-        window by_app as (partition by h.application_id order by h.deployed_at, h.id),
-               by_commit as (partition by h.application_id, h.commit_hash order by h.deployed_at, h.id)
-      ),
-      typed as materialized (
-        select o.*,
-               case when o.previous_commit is null then 'initial'
-                    when o.previous_commit = o.commit_hash then 'redeploy'
-                    when o.earlier_same_commit is not null then 'rollback'
-                    else 'forward' end as change_type
-          from ordered o
+      facts as materialized (
+        select f.*, ${bucketOf(tx`f.deployed_at`)} as bucket_start
+          from deployment_dora_facts f
+         where f.environment_id = ${environment.id}
+           and f.deployed_at >= ${since} and f.deployed_at < ${until}
+           ${filtered ? tx`and f.application_id in (${applications})` : tx``}
       ),
       signals as (
-        select target.next_id as failed_id, rollback.deployed_at as recovered_at, rollback.id as fixer_id
-          from typed rollback join typed target on target.id = rollback.earlier_same_commit
-         where rollback.change_type = 'rollback'
-        union all
-        -- From the few reverting commits (deployment_commits_reverting), not from every deployment.
-        select first_delivery.id, fixer.deployed_at, fixer.id
-          from deployment_commits c
-          join typed fixer on fixer.id = c.deployment_id
-         cross join lateral unnest(c.reverts) as reverted(sha)
+        -- The deployment after each rollback's target (deployments_unique_delivery).
+        select failed.id as failed_id, r.deployed_at as recovered_at, r.deployment_id as fixer_id
+          from facts r
+          join deployments target on target.id = r.rollback_target
          cross join lateral (
-           select t.id, t.deployed_at from deployment_commits tc join typed t on t.id = tc.deployment_id
-            where tc.sha = reverted.sha and t.application_id = fixer.application_id
-            order by t.deployed_at, t.id
+           select n.id from deployments n
+            where n.application_id = target.application_id and n.environment_id = target.environment_id
+              and n.voided_at is null and n.deployed_at >= target.deployed_at
+              and (n.deployed_at, n.id) > (target.deployed_at, target.id)
+            order by n.deployed_at, n.id
+            limit 1) failed
+         where r.change_type = 'rollback'
+        union all
+        -- The first delivery of each commit a deployment of the window reverts.
+        select first_delivery.id, fixer.deployed_at, fixer.deployment_id
+          from facts fixer
+         cross join lateral delivered_commits(fixer.deployment_id) c
+          join deployment_commits reverting on reverting.sha = c.sha
+           and canonical_deployment(reverting.deployment_id) = fixer.deployment_id
+         cross join lateral unnest(reverting.reverts) as reverted(sha)
+         cross join lateral (
+           select e.id from deployment_commits ec
+             join deployments e on e.id = canonical_deployment(ec.deployment_id)
+            where ec.sha = reverted.sha
+              and e.application_id = fixer.application_id and e.environment_id = fixer.environment_id
+              and e.voided_at is null
+              and (e.deployed_at, e.id) < (fixer.deployed_at, fixer.deployment_id)
+            order by e.deployed_at, e.id
             limit 1) first_delivery
-         where cardinality(c.reverts) > 0
-           and (first_delivery.deployed_at, first_delivery.id) < (fixer.deployed_at, fixer.id)
+         where fixer.reverts and c.reverting
         union all
         select i.cause_deployment_id, i.resolved_at, null
-          from incidents i join typed t on t.id = i.cause_deployment_id
-         where i.workspace_id = ${query.workspaceId}
+          from incidents i join deployed d on d.id = i.cause_deployment_id
+         where i.workspace_id = ${query.workspaceId} and i.environment_id = ${environment.id}
         union all
         -- A deployment that fixed an incident (notify --fixes) is rework, whatever the cause.
         select null, null, i.fixed_by_deployment_id
-          from incidents i join typed t on t.id = i.fixed_by_deployment_id
-         where i.workspace_id = ${query.workspaceId}
+          from incidents i join deployed d on d.id = i.fixed_by_deployment_id
+         where i.workspace_id = ${query.workspaceId} and i.environment_id = ${environment.id}
       ),
       failures as (
         select failed_id as id, min(recovered_at) as recovered_at
@@ -114,28 +124,17 @@ export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[]
       ),
       fixers as (select distinct fixer_id as id from signals where fixer_id is not null),
       in_window as (
-        select t.*, f.id is not null as failed, f.recovered_at,
-               (t.change_type = 'rollback' or x.id is not null) as rework,
-               date_trunc(${bucket}, t.deployed_at at time zone 'UTC') at time zone 'UTC' as bucket_start
-          from typed t
-          left join failures f on f.id = t.id
-          left join fixers x on x.id = t.id
-         where t.deployed_at >= ${query.since}::text::timestamptz
+        select d.bucket_start, d.deployed_at, coalesce(f.change_type, 'forward') as change_type,
+               x.id is not null as failed, x.recovered_at,
+               (f.change_type = 'rollback' or r.id is not null) as rework
+          from deployed d
+          left join facts f on f.deployment_id = d.id and f.change_type <> 'forward'
+          left join failures x on x.id = d.id
+          left join fixers r on r.id = d.id
       ),
-      -- Each window deployment's commits by its key (deployment_commits_pkey); a commit counts
-      -- unless an earlier deployment of the application delivered it (deployment_commits_by_sha:
-      -- most commits are in one list only, so the probe finds just its own row).
       lead_times as (
-        select w.bucket_start, extract(epoch from w.deployed_at - c.committed_at)::float8 as seconds
-          from in_window w
-         cross join lateral (
-           select c.sha, c.committed_at from deployment_commits c where c.deployment_id = w.id) c
-         where w.change_type <> 'initial'
-           and not exists (
-             select 1 from deployment_commits ec join deployments e on e.id = ec.deployment_id
-              where ec.sha = c.sha and ec.deployment_id <> w.id
-                and e.application_id = w.application_id and e.environment_id = ${environment.id}
-                and e.voided_at is null and (e.deployed_at, e.id) < (w.deployed_at, w.id))
+        select f.bucket_start, seconds
+          from facts f cross join lateral unnest(f.lead_seconds) as seconds
       ),
       per_deployment as (
         select grouping(bucket_start) = 1 as whole, bucket_start,
@@ -151,15 +150,14 @@ export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[]
       ),
       per_commit as (
         select grouping(bucket_start) = 1 as whole, bucket_start, count(*)::int as commits,
-               percentile_cont(0.5) within group (order by seconds) as median,
-               percentile_cont(0.9) within group (order by seconds) as p90
+               percentile_cont(array[0.5, 0.9]) within group (order by seconds) as percentiles
           from lead_times group by grouping sets ((), (bucket_start))
       )
       -- Seconds to the millisecond: percentiles interpolate in binary floating point.
       select case when d.whole then null else iso_utc(d.bucket_start) end as start,
              d.deployments, coalesce(c.commits, 0) as "leadCommits",
-             round(c.median::numeric, 3)::float8 as "leadMedianSeconds",
-             round(c.p90::numeric, 3)::float8 as "leadP90Seconds",
+             round(c.percentiles[1]::numeric, 3)::float8 as "leadMedianSeconds",
+             round(c.percentiles[2]::numeric, 3)::float8 as "leadP90Seconds",
              d.changes, d.failed, d.recoveries,
              round(d.recovery_median::numeric, 3)::float8 as "recoveryMedianSeconds",
              d.open, d.rework
