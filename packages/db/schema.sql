@@ -316,7 +316,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.delivered_commits(deployment uuid)
  RETURNS TABLE(sha text, committed_at timestamp with time zone, reverting boolean)
  LANGUAGE sql
- STABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE ROWS 5
 AS $function$
   select c.sha, min(c.committed_at), bool_or(cardinality(c.reverts) > 0)
     from (select l.sha, l.committed_at, l.reverts from deployment_commits l
@@ -515,13 +515,15 @@ AS $function$
                   else array(
                     select extract(epoch from d.deployed_at - c.committed_at)::float8 as seconds
                       from delivered_commits(d.id) c
-                     where not exists (
-                       select 1 from deployment_commits ec
-                         join deployments e on e.id = canonical_deployment(ec.deployment_id)
-                        where ec.sha = c.sha
-                          and e.application_id = d.application_id and e.environment_id = d.environment_id
-                          and e.voided_at is null
-                          and e.deployed_at <= d.deployed_at and (e.deployed_at, e.id) < (d.deployed_at, d.id))
+                     -- A scalar subquery, so that it stays a probe of deployment_commits_by_sha
+                     -- per commit (as `not exists`, Postgres hash-joins every commit).
+                     where (select 1 from deployment_commits ec
+                              join deployments e on e.id = canonical_deployment(ec.deployment_id)
+                             where ec.sha = c.sha
+                               and e.application_id = d.application_id and e.environment_id = d.environment_id
+                               and e.voided_at is null
+                               and e.deployed_at <= d.deployed_at and (e.deployed_at, e.id) < (d.deployed_at, d.id)
+                             limit 1) is null
                      order by seconds)
              end as lead_seconds) as facts
    where d.id = any(ids) and d.voided_at is null
@@ -591,6 +593,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.refresh_dora_facts(moved uuid[], owners uuid[], shas text[])
  RETURNS void
  LANGUAGE plpgsql
+ SET jit TO 'off'
 AS $function$
 declare
   affected uuid[];

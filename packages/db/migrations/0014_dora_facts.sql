@@ -49,7 +49,7 @@ $$;
 -- of deliveries that repeated it, each commit once.
 create function delivered_commits(deployment uuid)
 returns table (sha text, committed_at timestamptz, reverting boolean)
-language sql stable parallel safe as $$
+language sql stable parallel safe rows 5 as $$
   select c.sha, min(c.committed_at), bool_or(cardinality(c.reverts) > 0)
     from (select l.sha, l.committed_at, l.reverts from deployment_commits l
            where l.deployment_id = deployment
@@ -146,13 +146,15 @@ language sql stable parallel safe as $$
                   else array(
                     select extract(epoch from d.deployed_at - c.committed_at)::float8 as seconds
                       from delivered_commits(d.id) c
-                     where not exists (
-                       select 1 from deployment_commits ec
-                         join deployments e on e.id = canonical_deployment(ec.deployment_id)
-                        where ec.sha = c.sha
-                          and e.application_id = d.application_id and e.environment_id = d.environment_id
-                          and e.voided_at is null
-                          and e.deployed_at <= d.deployed_at and (e.deployed_at, e.id) < (d.deployed_at, d.id))
+                     -- A scalar subquery, so that it stays a probe of deployment_commits_by_sha
+                     -- per commit (as `not exists`, Postgres hash-joins every commit).
+                     where (select 1 from deployment_commits ec
+                              join deployments e on e.id = canonical_deployment(ec.deployment_id)
+                             where ec.sha = c.sha
+                               and e.application_id = d.application_id and e.environment_id = d.environment_id
+                               and e.voided_at is null
+                               and e.deployed_at <= d.deployed_at and (e.deployed_at, e.id) < (d.deployed_at, d.id)
+                             limit 1) is null
                      order by seconds)
              end as lead_seconds) as facts
    where d.id = any(ids) and d.voided_at is null
@@ -168,8 +170,9 @@ $$;
 -- - the next deployment of the same commit (whether it is a rollback, and its target);
 -- - for each commit delivered there, the next deployment that delivers it too (whether it is
 --   the first delivery).
+-- Without JIT: its statements are index probes, which compiling would only slow.
 create function refresh_dora_facts(moved uuid[], owners uuid[], shas text[]) returns void
-language plpgsql as $$
+language plpgsql set jit = off as $$
 declare
   affected uuid[];
 begin
