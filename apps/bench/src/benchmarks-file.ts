@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises'
 
 const FILE = new URL('../../../docs/benchmarks.md', import.meta.url)
-const READ_START = '<!-- read:start -->'
-const READ_END = '<!-- read:end -->'
+const startOf = (name: string) => `<!-- ${name}:start -->`
+const endOf = (name: string) => `<!-- ${name}:end -->`
 
 async function currentText(): Promise<string> {
   try {
@@ -13,30 +13,35 @@ async function currentText(): Promise<string> {
   }
 }
 
-/** Where the read section sits in the file, markers included, if it has one. */
-function readSectionOf(text: string): { start: number; end: number } | undefined {
-  const start = text.indexOf(READ_START)
-  const end = text.indexOf(READ_END, start)
-  return start >= 0 && end > start ? { start, end: end + READ_END.length } : undefined
+/** The sections refreshed apart, in file order after the ingest part. */
+export type Section = 'read' | 'dora'
+
+/** Where a section sits in the file, markers included, if it has one. */
+function sectionOf(text: string, name: Section): { start: number; end: number } | undefined {
+  const start = text.indexOf(startOf(name))
+  const end = text.indexOf(endOf(name), start)
+  return start >= 0 && end > start ? { start, end: end + endOf(name).length } : undefined
 }
 
 /**
- * docs/benchmarks.md holds two parts refreshed apart: the ingest part (`bun apps/bench/src/main.ts`)
- * and, after it, the read section between its markers (`bun run bench:read`). Writes the ingest
- * part and keeps the read section as it is.
+ * docs/benchmarks.md holds parts refreshed apart: the ingest part (`bun apps/bench/src/main.ts`)
+ * and, after it, sections between markers: reads (`bun run bench:read`) and the DORA keys
+ * (`bun run bench:dora`). Writes the ingest part and keeps the sections as they are.
  */
 export async function writeIngestPart(markdown: string): Promise<void> {
   const text = await currentText()
-  const section = readSectionOf(text)
-  const kept = section ? `\n${text.slice(section.start, section.end)}\n` : ''
+  const kept = (['read', 'dora'] as const)
+    .map((name) => sectionOf(text, name))
+    .flatMap((section) => (section ? [`\n${text.slice(section.start, section.end)}\n`] : []))
+    .join('')
   await writeFile(FILE, `${markdown.trimEnd()}\n${kept}`)
 }
 
-/** Writes the read section between its markers (appended the first time); the rest stays. */
-export async function writeReadSection(markdown: string): Promise<void> {
+/** Writes a section between its markers (appended the first time); the rest stays. */
+export async function writeSection(name: Section, markdown: string): Promise<void> {
   const text = await currentText()
-  const block = `${READ_START}\n${markdown.trim()}\n${READ_END}`
-  const section = readSectionOf(text)
+  const block = `${startOf(name)}\n${markdown.trim()}\n${endOf(name)}`
+  const section = sectionOf(text, name)
   const next = section
     ? `${text.slice(0, section.start)}${block}${text.slice(section.end)}`
     : `${text.trimEnd()}${text.trim() ? '\n\n' : ''}${block}\n`

@@ -4,6 +4,7 @@ import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { migrateDatabase } from '@shiplog/db/migrate'
 import { ensureWorkspace } from '@shiplog/db/queries/workspaces'
 import { DEFAULT_RETRY_POLICY } from '@shiplog/db/queue'
+import { seedCommits } from '@shiplog/db/testing/seed-commits'
 import { seedDeployments } from '@shiplog/db/testing/seed-deployments'
 
 /** The one database the read benchmark seeds at each size, its workspace and a key to read it with. */
@@ -19,7 +20,10 @@ export interface BenchDatabase {
    * time-keyed indexes and split their pages), then `vacuum analyze`s, as autovacuum would have
    * by the time a real workspace got there; resolves with the seconds each took.
    */
-  seedAfresh(total: number): Promise<{ seedSeconds: number; vacuumSeconds: number }>
+  seedAfresh(
+    total: number,
+    options?: { days?: number; commitsPerDeployment?: number },
+  ): Promise<{ seedSeconds: number; vacuumSeconds: number }>
   /** Closes the connection and drops the database (unless `keep`, then prints its URL); once. */
   close(keep: boolean): Promise<void>
 }
@@ -80,10 +84,18 @@ export async function createBenchDatabase(serverUrl: string): Promise<BenchDatab
     sql,
     workspaceId,
     key,
-    async seedAfresh(total) {
-      await sql`truncate deployments, deployment_aliases, deployment_cells, deployment_counts, incidents`
+    async seedAfresh(total, options = {}) {
+      await sql`
+        truncate deployments, deployment_aliases, deployment_cells, deployment_counts, incidents,
+                 deployment_dora_facts, deployment_commit_lists, deployment_commits`
       const seeding = performance.now()
-      await seedDeployments(sql, { workspaceId, deployments: total })
+      await seedDeployments(sql, {
+        workspaceId,
+        deployments: total,
+        ...(options.days === undefined ? {} : { days: options.days }),
+      })
+      if (options.commitsPerDeployment)
+        await seedCommits(sql, { workspaceId, perDeployment: options.commitsPerDeployment })
       const seedSeconds = seconds(seeding)
       const vacuuming = performance.now()
       await sql.unsafe('vacuum analyze')

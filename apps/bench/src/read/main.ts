@@ -2,7 +2,7 @@
 // BENCH_READ_SIZES, times every read endpoint of the real API at each size, and writes the read
 // section of docs/benchmarks.md. Settings: plan.ts; DATABASE_URL picks the server, as for tests.
 import { stopTestServer, testServer } from '@shiplog/db/testing/test-database'
-import { writeReadSection } from '../benchmarks-file.ts'
+import { writeSection } from '../benchmarks-file.ts'
 import { type BenchApi, startApi } from './api.ts'
 import { type BenchDatabase, createBenchDatabase } from './database.ts'
 import { chooseEndpoints } from './endpoints.ts'
@@ -83,7 +83,7 @@ try {
   for (const size of plan.sizes) report.results.push(await measureSize(database, api, size))
   console.log(`\n${renderReadTable(report)}\n`)
   console.log(JSON.stringify(report))
-  await writeReadSection(renderReadMarkdown(report))
+  await writeSection('read', renderReadMarkdown(report))
   log('wrote the read section of docs/benchmarks.md')
   if (anyFailed(report)) {
     log('FAILED: some endpoints did not answer 200 with data; see the table')

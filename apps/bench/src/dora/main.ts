@@ -1,0 +1,71 @@
+// `bun run bench:dora` (and the last part of `bun run bench`): seeds one workspace with two years
+// of deployments and their commits, then times GET /v1/metrics/dora over one year of one
+// environment against GET /v1/deployments?limit=50 in the same rounds, and writes the DORA section
+// of docs/benchmarks.md. DATABASE_URL picks the server, as for tests.
+import { stopTestServer, testServer } from '@shiplog/db/testing/test-database'
+import { writeSection } from '../benchmarks-file.ts'
+import { type BenchApi, startApi } from '../read/api.ts'
+import { createBenchDatabase } from '../read/database.ts'
+import { waitForQuietHost } from '../read/host-cpu.ts'
+import { describeSetting } from '../read/setting.ts'
+import { timeEndpoints } from '../read/timing.ts'
+import { doraEndpoints, doraPlanFrom } from './plan.ts'
+import { renderDoraMarkdown } from './report.ts'
+
+const plan = doraPlanFrom(process.env)
+const log = (message: string) => console.log(`[bench:dora] ${message}`)
+
+const server = await testServer()
+const database = await createBenchDatabase(server.url)
+let api: BenchApi | undefined
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, async () => {
+    await api?.process.stop()
+    await database.close(plan.keepDatabase)
+    await stopTestServer()
+    process.exit(130)
+  })
+try {
+  const setting = await describeSetting(
+    database.sql,
+    !process.env.DATABASE_URL,
+    new URL(server.url).host,
+  )
+  log(
+    `seeding ${plan.deployments.toLocaleString('en-US')} deployments over ${plan.days} days, ${plan.commitsPerDeployment} commits each`,
+  )
+  const seeded = await database.seedAfresh(plan.deployments, {
+    days: plan.days,
+    commitsPerDeployment: plan.commitsPerDeployment,
+  })
+  log(
+    `  seeded in ${seeded.seedSeconds.toFixed(0)} s, vacuumed in ${seeded.vacuumSeconds.toFixed(0)} s`,
+  )
+  api = await startApi(database)
+  const endpoints = await doraEndpoints(database.sql, database.workspaceId)
+  const quietWaitSeconds = await waitForQuietHost(0.25, plan.quietWaitSeconds * 1000)
+  const run = await timeEndpoints(api.client, endpoints.list, plan, api.countConnections)
+  for (const timing of run.timings)
+    log(
+      timing.error
+        ? `    FAILED  ${timing.label}`
+        : `  ${timing.medianMs.toFixed(1).padStart(8)} ms (${timing.minMs.toFixed(1)}–${timing.maxMs.toFixed(1)})  ${timing.label}`,
+    )
+  const markdown = renderDoraMarkdown({
+    date: new Date().toISOString().slice(0, 10),
+    ...setting,
+    plan,
+    seeded,
+    quietWaitSeconds,
+    window: endpoints.window,
+    run,
+  })
+  console.log(`\n${markdown}`)
+  await writeSection('dora', markdown)
+  log('wrote the DORA section of docs/benchmarks.md')
+  if (run.timings.some((timing) => timing.error)) process.exitCode = 1
+} finally {
+  await api?.process.stop()
+  await database.close(plan.keepDatabase)
+  await stopTestServer()
+}

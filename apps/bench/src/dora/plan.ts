@@ -1,0 +1,103 @@
+import type { Sql } from '@shiplog/db/client'
+import type { Endpoint } from '../read/endpoints.ts'
+
+/** What the DORA benchmark seeds and how often it asks. */
+export interface DoraPlan {
+  deployments: number
+  commitsPerDeployment: number
+  /** The seeded deployments spread over this many days, ending now. */
+  days: number
+  warmups: number
+  samples: number
+  quietWaitSeconds: number
+  keepDatabase: boolean
+}
+
+/** The issue's target for one year of one environment, median, on this machine. */
+export const DORA_TARGET_MS = 300
+
+const DAY_MS = 86_400_000
+
+function positiveInteger(name: string, text: string): number {
+  const value = Number(text.replaceAll('_', ''))
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new Error(`${name}: "${text}" is not a positive whole number`)
+  return value
+}
+
+/**
+ * The plan from BENCH_DORA_DEPLOYMENTS (default 1,000,000), BENCH_DORA_COMMITS (per deployment,
+ * 5), BENCH_DORA_SAMPLES (31), BENCH_DORA_WARMUPS (10), BENCH_DORA_QUIET_WAIT (180 s) and
+ * BENCH_DORA_KEEP=1 (leave the database in place); two years of deployments.
+ */
+export function doraPlanFrom(env: Record<string, string | undefined>): DoraPlan {
+  const samples = positiveInteger('BENCH_DORA_SAMPLES', env.BENCH_DORA_SAMPLES ?? '31')
+  if (samples < 7) throw new Error('BENCH_DORA_SAMPLES must be at least 7')
+  return {
+    deployments: positiveInteger('BENCH_DORA_DEPLOYMENTS', env.BENCH_DORA_DEPLOYMENTS ?? '1000000'),
+    commitsPerDeployment: positiveInteger('BENCH_DORA_COMMITS', env.BENCH_DORA_COMMITS ?? '5'),
+    days: 730,
+    warmups: positiveInteger('BENCH_DORA_WARMUPS', env.BENCH_DORA_WARMUPS ?? '10'),
+    samples,
+    quietWaitSeconds: positiveInteger('BENCH_DORA_QUIET_WAIT', env.BENCH_DORA_QUIET_WAIT ?? '180'),
+    keepDatabase: env.BENCH_DORA_KEEP === '1',
+  }
+}
+
+/** The year the DORA request reads, and what it holds. */
+export interface DoraWindow {
+  environment: string
+  since: string
+  until: string
+  deployments: number
+  commits: number
+}
+
+/**
+ * The two requests timed side by side: the DORA keys of production over the last year (ending at
+ * 13:37:12.345 UTC, so its buckets are partial at both ends), and the first page of the
+ * deployment list, the cheapest read there is, as the baseline.
+ */
+export async function doraEndpoints(
+  sql: Sql,
+  workspaceId: string,
+): Promise<{ list: Endpoint[]; window: DoraWindow }> {
+  const now = Date.now()
+  const afternoon = Math.floor(now / DAY_MS) * DAY_MS + (13 * 3600 + 37 * 60 + 12.345) * 1000
+  const until = new Date(afternoon <= now ? afternoon : afternoon - DAY_MS).toISOString()
+  const since = new Date(Date.parse(until) - 365 * DAY_MS).toISOString()
+  const environment = 'production'
+  const [held] = await sql<{ deployments: number; commits: number }[]>`
+    select count(*)::int as deployments, coalesce(sum(c.commits), 0)::int as commits
+      from deployments d
+      join environments e on e.id = d.environment_id
+      left join lateral (select count(*) as commits from deployment_commits c
+                          where c.deployment_id = d.id) c on true
+     where d.workspace_id = ${workspaceId} and e.name_key = ${environment}
+       and d.deployed_at >= ${since}::timestamptz and d.deployed_at < ${until}::timestamptz`
+  const query = new URLSearchParams({ environment, since, until, bucket: 'week' })
+  return {
+    window: {
+      environment,
+      since,
+      until,
+      deployments: held?.deployments ?? 0,
+      commits: held?.commits ?? 0,
+    },
+    list: [
+      {
+        label: 'GET /v1/metrics/dora, one year of production',
+        path: `/v1/metrics/dora?${query}`,
+        targetMs: DORA_TARGET_MS,
+        hasData: (body) =>
+          ((body as { changeLeadTime?: { commits?: number } }).changeLeadTime?.commits ?? 0) > 0,
+      },
+      {
+        label: 'GET /v1/deployments?limit=50 (baseline)',
+        path: '/v1/deployments?limit=50',
+        targetMs: Number.POSITIVE_INFINITY,
+        hasData: (body) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
+      },
+    ],
+  }
+}

@@ -1,0 +1,60 @@
+import type { Setting } from '../read/setting.ts'
+import type { TimingRun } from '../read/timing.ts'
+import { DORA_TARGET_MS, type DoraPlan, type DoraWindow } from './plan.ts'
+
+/** Everything one `bun run bench:dora` measured. */
+export interface DoraReport extends Setting {
+  date: string
+  plan: DoraPlan
+  seeded: { seedSeconds: number; vacuumSeconds: number }
+  quietWaitSeconds: number
+  window: DoraWindow
+  run: TimingRun
+}
+
+const whole = (value: number) => Math.round(value).toLocaleString('en-US')
+
+/** The DORA section of docs/benchmarks.md (between its markers). */
+export function renderDoraMarkdown(report: DoraReport): string {
+  const [dora, baseline] = report.run.timings
+  if (!dora || !baseline) throw new Error('nothing was measured')
+  const failed = report.run.timings.filter((timing) => timing.error)
+  const ratio = dora.medianMs / baseline.medianMs
+  const verdict = failed.length
+    ? `**failed**: ${failed.map((timing) => timing.label).join(', ')} did not answer 200 with data`
+    : dora.medianMs <= DORA_TARGET_MS
+      ? 'met'
+      : '**missed**'
+  const row = (timing: (typeof report.run.timings)[number]) =>
+    timing.error
+      ? `| ${timing.label} | failed | | |`
+      : `| ${timing.label} | ${timing.medianMs.toFixed(1)} | ${timing.minMs.toFixed(1)}–${timing.maxMs.toFixed(1)} | ${whole(timing.bytes)} B |`
+  return `## DORA keys
+
+Produced by \`bun run bench:dora\` on ${report.date} (\`bun run bench\` runs it last). Same caution
+as above: read the ratio to the baseline measured in the same rounds.
+
+- Machine: ${report.machine}
+- Runtime: ${report.runtime}; Postgres: ${report.postgres}
+- Code: ${report.code}
+- Data: ${whole(report.plan.deployments)} deployments over the last ${report.plan.days} days,
+  seeded as for the reads (\`seed-deployments.ts\`), and ${report.plan.commitsPerDeployment} commits each
+  (\`seed-commits.ts\`: ${whole(report.plan.deployments * report.plan.commitsPerDeployment)} commits, committed in the hours
+  before their deployment, one deployment in a hundred reverting a commit of the third
+  deployment before it), stored through the DORA facts' triggers as pipelines' lists are.
+  Seeded in ${whole(report.seeded.seedSeconds)} s, then \`vacuum analyze\` (${whole(report.seeded.vacuumSeconds)} s).
+- Request: \`GET /v1/metrics/dora\` for ${report.window.environment} from ${report.window.since} to
+  ${report.window.until} (weekly series): ${whole(report.window.deployments)} deployments and
+  ${whole(report.window.commits)} commits in the window. Asked alternately with the baseline, one
+  request at a time, after at least ${report.plan.warmups} warm-up rounds (${report.run.warmupRounds} ran, for
+  ${report.run.apiConnections} API connections); ${report.plan.samples} timed rounds, host CPU
+  ${(report.run.hostBusy * 100).toFixed(0)} % busy (waited ${whole(report.quietWaitSeconds)} s for a quiet host).
+
+| Request | Median (ms) | Range (ms) | Answer |
+|---|---:|---:|---:|
+${row(dora)}
+${row(baseline)}
+
+DORA / baseline: ${ratio.toFixed(1)}x. Target: the DORA request ≤ ${DORA_TARGET_MS} ms median: ${verdict}.
+`
+}
