@@ -220,7 +220,11 @@ CREATE INDEX deployment_aliases_by_deployment ON public.deployment_aliases USING
 
 CREATE INDEX deployment_commits_by_sha ON public.deployment_commits USING btree (sha);
 
+CREATE INDEX deployment_commits_reverted ON public.deployment_commits USING gin (reverts) WHERE (cardinality(reverts) > 0);
+
 CREATE INDEX deployment_commits_reverting ON public.deployment_commits USING btree (deployment_id) WHERE (cardinality(reverts) > 0);
+
+CREATE INDEX deployment_dora_facts_rollback_target ON public.deployment_dora_facts USING btree (rollback_target) WHERE (rollback_target IS NOT NULL);
 
 CREATE INDEX deployment_dora_facts_window ON public.deployment_dora_facts USING btree (environment_id, deployed_at);
 

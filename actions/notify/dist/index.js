@@ -3570,6 +3570,32 @@ var DeploymentFrequency = Type.Object({
     description: "All applications, per bucket"
   })
 }, { $id: "DeploymentFrequency" });
+// packages/schema/src/change-failure.ts
+var ChangeFailureSignal = Type.Object({
+  kind: Type.Union([Type.Literal("rollback"), Type.Literal("revert"), Type.Literal("incident")], {
+    description: "rollback: a later deployment rolled back to the one before it; revert: a later deployment reverts a commit it was the first to deliver; incident: an incident names it as its cause"
+  }),
+  deploymentId: Type.Union([Type.String({ format: "uuid" }), Type.Null()], {
+    description: "The rollback or the reverting deployment; null for an incident"
+  }),
+  incidentId: Type.Union([Type.String({ format: "uuid" }), Type.Null()], {
+    description: "The incident; null otherwise"
+  }),
+  revertedCommit: Type.Union([Type.String(), Type.Null()], {
+    description: "For a revert, the commit reverted; null otherwise"
+  }),
+  recoveredAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+    description: "When this recovered it: the deployedAt of the rollback or revert, the resolvedAt of the incident (null while open)"
+  })
+}, { $id: "ChangeFailureSignal" });
+var ChangeFailure = Type.Object({
+  signals: Type.Array(ChangeFailureSignal, {
+    description: "Every signal, earliest recovery first (open incidents last)"
+  }),
+  recoveredAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+    description: "The earliest recovery; null while none has recovered it"
+  })
+}, { $id: "ChangeFailure" });
 // packages/schema/src/change-type.ts
 var ChangeType = Type.Union([
   Type.Literal("initial"),
@@ -3866,6 +3892,9 @@ var DeploymentStatus = Type.Object({
   recordedAt: Nullable2(Type.String({ format: "date-time" }), "When the worker stored it; null until recorded"),
   changeType: Type.Union([ChangeType, Type.Null()], {
     description: "Once recorded, what it changed in its application and environment (see ChangeType); null while queued or failed"
+  }),
+  changeFailure: Type.Union([ChangeFailure, Type.Null()], {
+    description: "Once recorded: whether it failed in production as the DORA keys count it (a rollback, a revert or an incident), why, and what recovered it; null when it did not, while queued, failed or voided"
   }),
   duplicateOf: Nullable2(Type.String({ format: "uuid" }), "Set when this delivery repeated one already recorded under another id"),
   failure: Type.Union([DeploymentFailure, Type.Null()], {

@@ -35,6 +35,7 @@ const queued: DeploymentStatus = {
   receivedAt: '2026-05-01T12:00:00.000Z',
   recordedAt: null,
   changeType: null,
+  changeFailure: null,
   duplicateOf: null,
   failure: null,
   voided: null,

@@ -18,6 +18,7 @@ const base: DeploymentStatus = {
   receivedAt: '2026-05-01T12:00:00.000Z',
   recordedAt: null,
   changeType: null,
+  changeFailure: null,
   duplicateOf: null,
   failure: null,
   voided: null,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { ChangeFailure, ChangeFailureSignal } from '@shiplog/schema'
 import { createShiplogClient } from '../src/index.ts'
 import { commitAt, git, inherited, notifyCheckout } from './git-repo.ts'
 import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
@@ -133,9 +134,9 @@ test('a replayed week gives every DORA figure and change type worked out by hand
   await deploy('D1', c1, '2026-05-01T12:00:00Z')
   await deploy('D2', c2, '2026-05-02T12:00:00Z')
   await deploy('D3', c2, '2026-05-02T14:00:00Z')
-  await deploy('D4', c3, '2026-05-03T12:00:00Z')
-  await deploy('D5', c2, '2026-05-03T13:00:00Z')
-  await deploy('D6', c4, '2026-05-05T12:00:00Z')
+  const d4 = await deploy('D4', c3, '2026-05-03T12:00:00Z')
+  const d5 = await deploy('D5', c2, '2026-05-03T13:00:00Z')
+  const d6 = await deploy('D6', c4, '2026-05-05T12:00:00Z')
   const mistake = await deploy('Dv', c5, '2026-05-05T13:00:00Z')
   const operator = await live.createKey({ workspace: 'dora-replay', scopes: ['admin'] })
   const voided = await createShiplogClient({ baseUrl: live.url, apiKey: operator }).voidDeployment(
@@ -172,6 +173,52 @@ test('a replayed week gives every DORA figure and change type worked out by hand
     D6: 'forward',
     D7: 'forward',
     D8: 'forward',
+  })
+  // What each receipt says of its failure: D4 twice over, recovered first by D5's rollback; D7
+  // by its incident, resolved when D8 deployed.
+  const rolledBack: ChangeFailureSignal = {
+    kind: 'rollback',
+    deploymentId: d5,
+    incidentId: null,
+    revertedCommit: null,
+    recoveredAt: '2026-05-03T13:00:00.000Z',
+  }
+  const reverted: ChangeFailureSignal = {
+    ...rolledBack,
+    kind: 'revert',
+    deploymentId: d6,
+    revertedCommit: c3,
+    recoveredAt: '2026-05-05T12:00:00.000Z',
+  }
+  const d4Failure = { signals: [rolledBack, reverted], recoveredAt: '2026-05-03T13:00:00.000Z' }
+  const d7Failure: ChangeFailure = {
+    signals: [
+      {
+        kind: 'incident',
+        deploymentId: null,
+        incidentId,
+        revertedCommit: null,
+        recoveredAt: '2026-05-06T14:00:00.000Z',
+      },
+    ],
+    recoveredAt: '2026-05-06T14:00:00.000Z',
+  }
+  expect(Object.fromEntries(page.data.map((each) => [each.version, each.changeFailure]))).toEqual({
+    D1: null,
+    D1b: null,
+    D2: null,
+    D3: null,
+    D4: d4Failure,
+    D5: null,
+    D6: null,
+    D7: d7Failure,
+    D8: null,
+  })
+  expect((await client.getDeployment(d4)).changeFailure).toEqual(d4Failure)
+  expect((await client.getDeployment(d7)).changeFailure).toEqual(d7Failure)
+  expect(await client.getDeployment(mistake)).toMatchObject({
+    status: 'voided',
+    changeFailure: null,
   })
   expect(await client.getIncident(incidentId)).toMatchObject({
     status: 'resolved',

@@ -35,6 +35,12 @@ create table deployment_dora_facts (
 );
 -- The window of one environment, oldest first.
 create index deployment_dora_facts_window on deployment_dora_facts (environment_id, deployed_at);
+-- A deployment's receipt asks whether a rollback returned past it (queries/change-failure.ts).
+create index deployment_dora_facts_rollback_target on deployment_dora_facts (rollback_target)
+  where rollback_target is not null;
+-- ... and whether a later commit reverts one it delivered.
+create index deployment_commits_reverted on deployment_commits using gin (reverts)
+  where cardinality(reverts) > 0;
 
 -- A deployment's repeated deliveries, whose commit lists are its own too.
 create index deployment_aliases_by_deployment on deployment_aliases (deployment_id);

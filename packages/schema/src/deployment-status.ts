@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { ChangeFailure } from './change-failure.ts'
 import { ChangeType } from './change-type.ts'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
@@ -82,6 +83,10 @@ export const DeploymentStatus = Type.Object(
     changeType: Type.Union([ChangeType, Type.Null()], {
       description:
         'Once recorded, what it changed in its application and environment (see ChangeType); null while queued or failed',
+    }),
+    changeFailure: Type.Union([ChangeFailure, Type.Null()], {
+      description:
+        'Once recorded: whether it failed in production as the DORA keys count it (a rollback, a revert or an incident), why, and what recovered it; null when it did not, while queued, failed or voided',
     }),
     duplicateOf: Nullable(
       Type.String({ format: 'uuid' }),

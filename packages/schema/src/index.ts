@@ -5,6 +5,7 @@ export {
   EnvironmentSummary,
   LatestDeployment,
 } from './catalog.ts'
+export { ChangeFailure, ChangeFailureSignal } from './change-failure.ts'
 export { ChangeType } from './change-type.ts'
 export { codePointLength, hasControlChar, hasLoneSurrogate } from './code-points.ts'
 export {

@@ -33,6 +33,7 @@ export function jobStatus(job: QueueJob, failed: boolean): DeploymentStatus {
     receivedAt,
     recordedAt: null,
     changeType: null,
+    changeFailure: null,
     duplicateOf: null,
     failure: failed
       ? {

@@ -1,5 +1,6 @@
 import type { Sql } from '@shiplog/db/client'
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
+import { findChangeFailures } from '@shiplog/db/queries/change-failure'
 import {
   findRecordedDeployment,
   listDeployments,
@@ -9,6 +10,7 @@ import {
 import { listUnrecordedDeployments } from '@shiplog/db/queries/unrecorded-deployments'
 import type { PgBoss } from '@shiplog/db/queue'
 import {
+  type ChangeFailure,
   type DeploymentPage,
   type DeploymentRecord,
   type DeploymentStatus,
@@ -76,13 +78,31 @@ export interface ReadClients {
   primary: Sql
 }
 
-/** A recorded deployment as a receipt. */
+/** A recorded deployment as a receipt; `changeFailure` from findChangeFailures. */
 function recordedStatus(
   record: DeploymentRecord,
+  changeFailure: ChangeFailure | undefined,
   duplicateOf: string | null = null,
   voided: VoidedBy | null = null,
 ): DeploymentStatus {
-  return { ...record, status: voided ? 'voided' : 'recorded', duplicateOf, failure: null, voided }
+  return {
+    ...record,
+    status: voided ? 'voided' : 'recorded',
+    changeFailure: changeFailure ?? null,
+    duplicateOf,
+    failure: null,
+    voided,
+  }
+}
+
+/** A recorded deployment's receipt, with its failure in production when it has one. */
+async function receiptOf(
+  sql: Sql,
+  { record, duplicateOf, voided }: NonNullable<Awaited<ReturnType<typeof findRecordedDeployment>>>,
+): Promise<DeploymentStatus> {
+  const canonical = duplicateOf ?? record.id
+  const failures = voided ? undefined : await findChangeFailures(sql, [canonical])
+  return recordedStatus(record, failures?.get(canonical), duplicateOf, voided)
 }
 
 /**
@@ -96,14 +116,14 @@ export async function getDeployment(
   id: string,
 ): Promise<DeploymentStatus> {
   const recorded = await findRecordedDeployment(replica, owner.workspaceId, id)
-  if (recorded) return recordedStatus(recorded.record, recorded.duplicateOf, recorded.voided)
+  if (recorded) return receiptOf(replica, recorded)
   const queued = await findQueueStatus(primary, boss, owner.workspaceId, id)
   if (queued) return queued
   // Asked on the primary: the worker records a deployment and completes its job in one
   // transaction, which may have committed between the two reads above, and the replica may not
   // have replayed it yet. Either way the row is there, and a 202's receipt is never a 404.
   const late = await findRecordedDeployment(primary, owner.workspaceId, id)
-  if (late) return recordedStatus(late.record, late.duplicateOf, late.voided)
+  if (late) return receiptOf(primary, late)
   throw problems.notFound(
     'No deployment with this id in your workspace: use the id from the Location of its 202, with a key of the same workspace.',
   )
@@ -138,8 +158,12 @@ export async function listWorkspaceDeployments(
   const status = query.status ?? 'recorded'
   if (status === 'recorded') {
     const page = await listDeployments(replica, filters)
+    const failures = await findChangeFailures(
+      replica,
+      page.records.map((record) => record.id),
+    )
     return {
-      data: page.records.map((record) => recordedStatus(record)),
+      data: page.records.map((record) => recordedStatus(record, failures.get(record.id))),
       nextCursor: page.next ? encodeCursor(page.next) : null,
     }
   }

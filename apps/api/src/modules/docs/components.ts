@@ -1,5 +1,7 @@
 import {
   ApplicationSummary,
+  ChangeFailure,
+  ChangeFailureSignal,
   ChangeType,
   DeploymentCommit,
   DeploymentCommits,
@@ -35,6 +37,8 @@ const SCHEMAS = {
   DeploymentVoided,
   DeploymentVoidInput,
   ChangeType,
+  ChangeFailure,
+  ChangeFailureSignal,
   DeploymentCommit,
   DeploymentCommitsInput,
   DeploymentCommits,
