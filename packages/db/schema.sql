@@ -317,6 +317,20 @@ AS $function$
   select (at at time zone 'UTC')::date - date '1970-01-01'
 $function$;
 
+CREATE OR REPLACE FUNCTION public.delivered_before(commit_sha text, application bigint, environment bigint, at timestamp with time zone, deployment uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select (select 1 from deployment_commits ec
+            cross join lateral (select * from deployments probed where probed.id = canonical_deployment(ec.deployment_id) offset 0) e
+           where ec.sha = commit_sha
+             and e.application_id = application and e.environment_id = environment
+             and e.voided_at is null
+             and e.deployed_at <= at and (e.deployed_at, e.id) < (at, deployment)
+           limit 1) is not null
+$function$;
+
 CREATE OR REPLACE FUNCTION public.delivered_commits(deployment uuid)
  RETURNS TABLE(sha text, committed_at timestamp with time zone, reverting boolean)
  LANGUAGE sql
@@ -519,15 +533,8 @@ AS $function$
                   else array(
                     select extract(epoch from d.deployed_at - c.committed_at)::float8 as seconds
                       from delivered_commits(d.id) c
-                     -- A scalar subquery, so that it stays a probe of deployment_commits_by_sha
-                     -- per commit (as `not exists`, Postgres hash-joins every commit).
-                     where (select 1 from deployment_commits ec
-                              join deployments e on e.id = canonical_deployment(ec.deployment_id)
-                             where ec.sha = c.sha
-                               and e.application_id = d.application_id and e.environment_id = d.environment_id
-                               and e.voided_at is null
-                               and e.deployed_at <= d.deployed_at and (e.deployed_at, e.id) < (d.deployed_at, d.id)
-                             limit 1) is null
+                     where not delivered_before(c.sha, d.application_id, d.environment_id,
+                                                d.deployed_at, d.id)
                      order by seconds)
              end as lead_seconds) as facts
    where d.id = any(ids) and d.voided_at is null
@@ -638,7 +645,7 @@ begin
       from changes c
     union all
     select (select e.id from deployment_commits ec
-              join deployments e on e.id = canonical_deployment(ec.deployment_id)
+              cross join lateral (select * from deployments probed where probed.id = canonical_deployment(ec.deployment_id) offset 0) e
              where ec.sha = c.sha
                and e.application_id = c.application_id and e.environment_id = c.environment_id
                and e.voided_at is null

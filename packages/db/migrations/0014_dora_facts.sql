@@ -66,6 +66,24 @@ language sql stable parallel safe rows 5 as $$
    group by c.sha
 $$;
 
+-- Whether a deployment of the stream before (at, deployment) delivered the commit: a probe of
+-- deployment_commits_by_sha, then of deployments_pkey per row found. A scalar subquery, so it
+-- stays a probe per commit wherever it is used (as `exists`, Postgres may hash-join every
+-- commit); each deployment behind `offset 0`, so it stays a key probe (joined, Postgres may
+-- hash the stream's whole history). The probes below that follow commit rows to deployments
+-- are fenced the same way.
+create function delivered_before(commit_sha text, application bigint, environment bigint,
+                                 at timestamptz, deployment uuid) returns boolean
+language sql stable parallel safe as $$
+  select (select 1 from deployment_commits ec
+            cross join lateral (select * from deployments probed where probed.id = canonical_deployment(ec.deployment_id) offset 0) e
+           where ec.sha = commit_sha
+             and e.application_id = application and e.environment_id = environment
+             and e.voided_at is null
+             and e.deployed_at <= at and (e.deployed_at, e.id) < (at, deployment)
+           limit 1) is not null
+$$;
+
 -- What the table must hold, from the deployments that are not voided, by whole-history window
 -- functions: the fill, the rebuild and `bun run db:verify` use it. The triggers compute the
 -- same rows another way (dora_facts_of: index probes per deployment).
@@ -152,15 +170,8 @@ language sql stable parallel safe as $$
                   else array(
                     select extract(epoch from d.deployed_at - c.committed_at)::float8 as seconds
                       from delivered_commits(d.id) c
-                     -- A scalar subquery, so that it stays a probe of deployment_commits_by_sha
-                     -- per commit (as `not exists`, Postgres hash-joins every commit).
-                     where (select 1 from deployment_commits ec
-                              join deployments e on e.id = canonical_deployment(ec.deployment_id)
-                             where ec.sha = c.sha
-                               and e.application_id = d.application_id and e.environment_id = d.environment_id
-                               and e.voided_at is null
-                               and e.deployed_at <= d.deployed_at and (e.deployed_at, e.id) < (d.deployed_at, d.id)
-                             limit 1) is null
+                     where not delivered_before(c.sha, d.application_id, d.environment_id,
+                                                d.deployed_at, d.id)
                      order by seconds)
              end as lead_seconds) as facts
    where d.id = any(ids) and d.voided_at is null
@@ -218,7 +229,7 @@ begin
       from changes c
     union all
     select (select e.id from deployment_commits ec
-              join deployments e on e.id = canonical_deployment(ec.deployment_id)
+              cross join lateral (select * from deployments probed where probed.id = canonical_deployment(ec.deployment_id) offset 0) e
              where ec.sha = c.sha
                and e.application_id = c.application_id and e.environment_id = c.environment_id
                and e.voided_at is null

@@ -1,5 +1,6 @@
 import type { Sql } from '@shiplog/db/client'
 import type { Endpoint } from '../read/endpoints.ts'
+import { positiveInteger } from '../read/plan.ts'
 
 /** What the DORA benchmark seeds and how often it asks. */
 export interface DoraPlan {
@@ -17,13 +18,6 @@ export interface DoraPlan {
 export const DORA_TARGET_MS = 300
 
 const DAY_MS = 86_400_000
-
-function positiveInteger(name: string, text: string): number {
-  const value = Number(text.replaceAll('_', ''))
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new Error(`${name}: "${text}" is not a positive whole number`)
-  return value
-}
 
 /**
  * The plan from BENCH_DORA_DEPLOYMENTS (default 1,000,000), BENCH_DORA_COMMITS (per deployment,

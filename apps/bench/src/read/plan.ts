@@ -14,7 +14,8 @@ export interface ReadPlan {
 
 const DEFAULT_SIZES = [100_000, 1_000_000, 5_000_000]
 
-function positiveInteger(name: string, text: string): number {
+/** A whole number above zero from an environment variable's text (underscores allowed). */
+export function positiveInteger(name: string, text: string): number {
   const value = Number(text.replaceAll('_', ''))
   if (!Number.isSafeInteger(value) || value < 1)
     throw new Error(`${name}: "${text}" is not a positive whole number`)

@@ -32,13 +32,7 @@ export async function findChangeFailures(
     ),
     first_delivered as (
       select d.id as subject, d.application_id, d.environment_id, d.deployed_at, c.sha from d cross join lateral delivered_commits(d.id) c
-       where (select 1 from deployment_commits ec
-                join deployments e on e.id = canonical_deployment(ec.deployment_id)
-               where ec.sha = c.sha
-                 and e.application_id = d.application_id and e.environment_id = d.environment_id
-                 and e.voided_at is null
-                 and e.deployed_at <= d.deployed_at and (e.deployed_at, e.id) < (d.deployed_at, d.id)
-               limit 1) is null
+       where not delivered_before(c.sha, d.application_id, d.environment_id, d.deployed_at, d.id)
     ),
     signals as (
       select p.subject, 'rollback' as kind, r.deployment_id as deployment, null::uuid as incident,
@@ -49,7 +43,7 @@ export async function findChangeFailures(
         from first_delivered fd
         join deployment_commits rc
           on rc.reverts @> array[fd.sha] and cardinality(rc.reverts) > 0
-        join deployments f on f.id = canonical_deployment(rc.deployment_id)
+        cross join lateral (select * from deployments probed where probed.id = canonical_deployment(rc.deployment_id) offset 0) f
        where f.application_id = fd.application_id and f.environment_id = fd.environment_id
          and f.voided_at is null and (f.deployed_at, f.id) > (fd.deployed_at, fd.subject)
       union

@@ -100,7 +100,7 @@ export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[]
          cross join lateral unnest(reverting.reverts) as reverted(sha)
          cross join lateral (
            select e.id from deployment_commits ec
-             join deployments e on e.id = canonical_deployment(ec.deployment_id)
+             cross join lateral (select * from deployments probed where probed.id = canonical_deployment(ec.deployment_id) offset 0) e
             where ec.sha = reverted.sha
               and e.application_id = fixer.application_id and e.environment_id = fixer.environment_id
               and e.voided_at is null
