@@ -118,15 +118,22 @@ first_deliveries as (
     from delivered dl join typed t on t.id = dl.deployment_id
    order by t.application_id, t.environment_id, dl.sha, t.deployed_at, t.id
 ),
+reverting as (
+  select deployment_id, bool_or(reverting) as reverts from delivered group by deployment_id
+),
+leads as (
+  select id, array_agg(seconds order by seconds) as lead_seconds from first_deliveries group by id
+),
+-- Joined, not correlated: a subquery over a CTE per row would scan it once per deployment.
 facts as (
   select t.id as deployment_id, t.environment_id, t.application_id, t.deployed_at, t.change_type,
          case when t.change_type = 'rollback' then t.earlier_same_commit end as rollback_target,
-         coalesce((select bool_or(dl.reverting) from delivered dl where dl.deployment_id = t.id), false)
-           as reverts,
+         coalesce(r.reverts, false) as reverts,
          case when t.change_type = 'initial' then '{}'::float8[]
-              else array(select f.seconds from first_deliveries f where f.id = t.id order by f.seconds)
-         end as lead_seconds
+              else coalesce(l.lead_seconds, '{}'::float8[]) end as lead_seconds
     from typed t
+    left join reverting r on r.deployment_id = t.id
+    left join leads l on l.id = t.id
 )
 select * from facts
  where change_type <> 'forward' or reverts or cardinality(lead_seconds) > 0;
