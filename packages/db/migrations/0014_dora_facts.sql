@@ -168,19 +168,22 @@ language sql stable parallel safe as $$
                   when previous_of.commit_hash = d.commit_hash then 'redeploy'
                   when earlier_same_commit.id is not null then 'rollback'
                   else 'forward' end as change_type) as typed
+    -- Its commits read once for both: whether one reverts another, and the lead times of those
+    -- it delivered first (ascending seconds: latest committer time first).
+    cross join lateral (
+      select coalesce(bool_or(c.reverting), false) as reverts,
+             coalesce(array_agg(extract(epoch from d.deployed_at - c.committed_at)::float8
+                                order by c.committed_at desc)
+                        filter (where typed.change_type <> 'initial'
+                                  and not delivered_before(c.sha, d.application_id, d.environment_id,
+                                                           d.deployed_at, d.id)),
+                      '{}'::float8[]) as lead_seconds
+        from delivered_commits(d.id) c) as delivered
     cross join lateral (
       select d.id as deployment_id, d.environment_id, d.application_id, d.deployed_at,
              typed.change_type,
              case when typed.change_type = 'rollback' then earlier_same_commit.id end as rollback_target,
-             coalesce((select bool_or(c.reverting) from delivered_commits(d.id) c), false) as reverts,
-             case when typed.change_type = 'initial' then '{}'::float8[]
-                  else array(
-                    select extract(epoch from d.deployed_at - c.committed_at)::float8 as seconds
-                      from delivered_commits(d.id) c
-                     where not delivered_before(c.sha, d.application_id, d.environment_id,
-                                                d.deployed_at, d.id)
-                     order by seconds)
-             end as lead_seconds) as facts
+             delivered.reverts, delivered.lead_seconds) as facts
    where d.id = any(ids) and d.voided_at is null
      and (facts.change_type <> 'forward' or facts.reverts or cardinality(facts.lead_seconds) > 0)
 $$;
