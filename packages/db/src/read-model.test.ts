@@ -8,6 +8,7 @@ import {
 } from '@shiplog/schema'
 import fc from 'fast-check'
 import { createSql, type Sql, type Tx } from './client.ts'
+import { replaceDeploymentCommits } from './queries/deployment-commits.ts'
 import { recordDeployments } from './queries/record-deployments.ts'
 import { ensureWorkspace } from './queries/workspaces.ts'
 import { readModelMatches, rebuildReadModel, verifyReadModel } from './read-model.ts'
@@ -23,9 +24,11 @@ import {
 } from './testing/recorded-jobs.ts'
 import { createTestDatabase, type TestDatabase } from './testing/test-database.ts'
 
-// The read model (migration 0004) must hold exactly what its expected_* views compute from the
-// deployments, whatever the worker records: duplicates, aliases, backfills, ties, concurrent
-// batches, instants at every boundary of its day and week numbering. Each check is made twice:
+// The read model (migrations 0004 and 0014) must hold exactly what its expected_* views compute
+// from the deployments and their commit lists, whatever the worker records and whenever
+// pipelines send lists: duplicates, aliases, backfills, ties, concurrent batches, lists for
+// deployments still queued or for repeated deliveries, replaced lists, instants at every boundary
+// of its day and week numbering. Each check is made twice:
 // by verifyReadModel, and against a recount done here in TypeScript from the deployments' rows,
 // so a mistake shared by the trigger and the views would show too.
 
@@ -34,7 +37,7 @@ let sql: Sql
 let workspaceIds: [string, string]
 beforeAll(async () => {
   database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'read-model-test', maxConnections: 4 })
+  sql = createSql(database.url, { applicationName: 'read-model-test', maxConnections: 6 })
   workspaceIds = [(await ensureWorkspace(sql, 'alpha')).id, (await ensureWorkspace(sql, 'beta')).id]
 })
 afterAll(async () => {
@@ -135,9 +138,30 @@ const delivery = fc.record({ op, rank: fc.nat({ max: 0xffff_ffff }) })
 const batch = fc.array(delivery, { minLength: 1, maxLength: 10 })
 // Deployments to void during a step, by their place among those recorded and not voided yet.
 const voids = fc.array(fc.nat({ max: 1_000 }), { maxLength: 2 })
+// Few SHAs, so deployments deliver the same commits and revert each other's.
+const SHAS = [
+  '1111111111111111111111111111111111111111',
+  '2222222222222222222222222222222222222222',
+  '3333333333333333333333333333333333333333',
+  '4444444444444444444444444444444444444444',
+]
+const listedCommit = fc.record({
+  sha: fc.constantFrom(...SHAS),
+  at: fc.constantFrom(...INSTANTS),
+  reverts: fc.subarray(SHAS, { maxLength: 1 }),
+})
+// A commit list a pipeline stores for one of the run's deliveries (its place among them, modulo
+// their number), sent beside the step's batches: the delivery may be recorded, still queued (a
+// later step records it), or a repeated delivery; an empty list clears one stored before.
+// Places drawn from a few, so lists land on the same delivery again.
+const list = fc.record({
+  ref: fc.nat({ max: 12 }),
+  commits: fc.uniqueArray(listedCommit, { selector: (commit) => commit.sha, maxLength: 3 }),
+})
+const lists = fc.array(list, { maxLength: 2 })
 const step = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ batches: fc.tuple(batch), voids }) },
-  { weight: 1, arbitrary: fc.record({ batches: fc.tuple(batch, batch), voids }) },
+  { weight: 3, arbitrary: fc.record({ batches: fc.tuple(batch), voids, lists }) },
+  { weight: 1, arbitrary: fc.record({ batches: fc.tuple(batch, batch), voids, lists }) },
 )
 const run = fc.array(step, { minLength: 1, maxLength: 4 })
 
@@ -158,6 +182,9 @@ const reached = {
   concurrentSteps: 0,
   voids: 0,
   beforeEpoch: 0,
+  listsWhileQueued: 0,
+  listsReplaced: 0,
+  listsOfRepeatedDeliveries: 0,
 }
 
 /** Turns the ops of a run into job batches, counting what they exercise. */
@@ -273,6 +300,38 @@ async function voidSome(places: number[]) {
   }
 }
 
+type ListOp = { ref: number; commits: { sha: string; at: bigint; reverts: string[] }[] }
+
+/**
+ * Stores the step's commit lists as the commits endpoint does, counting those sent while their
+ * deployment was still queued (recorded by a later step) and those replacing an earlier list.
+ */
+async function storeLists(
+  listOps: ListOp[],
+  delivered: Delivered[],
+  stepOfDelivery: number[],
+  step: number,
+  stored: Set<string>,
+) {
+  for (const { ref: place, commits } of listOps) {
+    const index = place % delivered.length
+    const target = delivered[index]
+    if (!target) continue
+    if ((stepOfDelivery[index] ?? 0) > step) reached.listsWhileQueued++
+    if (stored.has(target.job.id)) reached.listsReplaced++
+    stored.add(target.job.id)
+    await replaceDeploymentCommits(sql, target.job.workspaceId, target.job.id, {
+      truncated: false,
+      commits: commits.map((commit) => ({
+        sha: commit.sha,
+        committedAt: instantFromMicros(commit.at),
+        authoredAt: instantFromMicros(commit.at),
+        reverts: commit.reverts,
+      })),
+    })
+  }
+}
+
 /** The read model's two tables as sorted lines, and the same recounted from the deployments. */
 async function readModelAndRecount() {
   const rows = await deploymentRows()
@@ -340,11 +399,22 @@ describe('the read model, after any run of recorded batches', () => {
         reached.runs++
         await emptyRecordedTables(sql)
         const { delivered, steps } = deliveriesOf(generated)
+        const stepOfDelivery = steps.flatMap((batches, index) => batches.flat().map(() => index))
+        const listed = new Set<string>()
         for (const [index, batches] of steps.entries()) {
-          // Voids run beside the step's batches: a void and a batch of one cell must not deadlock.
-          await Promise.all([...batches.map(record), voidSome(generated[index]?.voids ?? [])])
+          // Voids and lists run beside the step's batches: a void or a list and a batch of one
+          // cell must neither deadlock nor miss each other.
+          await Promise.all([
+            ...batches.map(record),
+            voidSome(generated[index]?.voids ?? []),
+            storeLists(generated[index]?.lists ?? [], delivered, stepOfDelivery, index, listed),
+          ])
           await expectExact()
         }
+        const [onAliases] = await sql<{ count: number }[]>`
+          select count(*)::int as count from deployment_commit_lists l
+           where exists (select 1 from deployment_aliases a where a.id = l.deployment_id)`
+        reached.listsOfRepeatedDeliveries += onAliases?.count ?? 0
         // Each distinct deployment was recorded once; every other id became an alias of it.
         const distinct = new Set(delivered.map(({ content: c }) => contentKey(c)))
         const ids = new Set(delivered.map(({ job }) => job.id))

@@ -53,6 +53,9 @@ export function toJob(id: string, content: Content, workspaceIds: [string, strin
 
 // Children first. `delete`, not `truncate`: on a busy server truncate took 50–160 ms a run.
 const RECORDED_TABLES = [
+  'deployment_commits',
+  'deployment_commit_lists',
+  'deployment_dora_facts',
   'deployment_aliases',
   'deployment_cells',
   'deployment_counts',
