@@ -226,7 +226,9 @@ CREATE INDEX deployment_commits_reverting ON public.deployment_commits USING btr
 
 CREATE INDEX deployment_dora_facts_rollback_target ON public.deployment_dora_facts USING btree (rollback_target) WHERE (rollback_target IS NOT NULL);
 
-CREATE INDEX deployment_dora_facts_window ON public.deployment_dora_facts USING btree (environment_id, deployed_at);
+CREATE INDEX deployment_dora_facts_window ON public.deployment_dora_facts USING btree (environment_id, deployed_at) INCLUDE (application_id, deployment_id, change_type, rollback_target, reverts, lead_seconds) WHERE (cardinality(lead_seconds) <= 200);
+
+CREATE INDEX deployment_dora_facts_window_long ON public.deployment_dora_facts USING btree (environment_id, deployed_at) WHERE (cardinality(lead_seconds) > 200);
 
 CREATE INDEX deployments_by_commit_prefix ON public.deployments USING btree ("left"(commit_hash, 7) COLLATE "C");
 

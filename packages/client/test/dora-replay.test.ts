@@ -267,4 +267,24 @@ test('a replayed week gives every DORA figure and change type worked out by hand
       },
     ],
   })
+
+  // Filtered to the replayed application (spelled otherwise), the figures are the same; filtered
+  // to another, the window holds nothing, and every figure without data is null.
+  const window = {
+    environment: 'production',
+    since: '2026-05-01T00:00:00Z',
+    until: '2026-05-08T00:00:00Z',
+  }
+  expect(await client.getDoraMetrics({ ...window, app: 'CHECKOUT' })).toEqual(metrics)
+  const elsewhere = await client.getDoraMetrics({ ...window, app: 'billing' })
+  expect(elsewhere.deploymentFrequency).toEqual({ deployments: 0, perDay: 0 })
+  expect(elsewhere.changeLeadTime).toEqual({ commits: 0, medianSeconds: null, p90Seconds: null })
+  expect(elsewhere.changeFailRate).toEqual({ failed: 0, deployments: 0, ratio: null })
+  expect(elsewhere.failedDeploymentRecoveryTime).toEqual({
+    recoveries: 0,
+    medianSeconds: null,
+    open: 0,
+  })
+  expect(elsewhere.deploymentReworkRate).toEqual({ rework: 0, deployments: 0, ratio: null })
+  expect(elsewhere.series.map((bucket) => bucket.deploymentFrequency.deployments)).toEqual([0, 0])
 }, 90_000)

@@ -11,6 +11,7 @@ import {
   bucketStart,
   dayOf,
   planWindow,
+  type WindowPlan,
 } from './frequency-window.ts'
 import { inSnapshot } from './snapshot.ts'
 
@@ -54,6 +55,49 @@ function partDayRows(tx: Tx, workspaceId: string, environmentId: string, from: b
 }
 
 /**
+ * The recorded deployments into the environment per application, indexed from the plan's first
+ * bucket, in the caller's snapshot: whole days and weeks from the rollup, part-days from the
+ * deployments. An application without deployments in the window has no entry.
+ */
+export async function countDeploymentsByApplication(
+  tx: Tx,
+  scope: { workspaceId: string; environmentId: string; unit: BucketUnit },
+  plan: WindowPlan,
+): Promise<Map<string, number[]>> {
+  const { workspaceId, environmentId, unit } = scope
+  const countsOf = new Map<string, number[]>()
+  const countsFor = (applicationId: string) => {
+    let counts = countsOf.get(applicationId)
+    if (!counts) {
+      counts = new Array<number>(plan.bucketCount).fill(0)
+      countsOf.set(applicationId, counts)
+    }
+    return counts
+  }
+  const [partDays, rollups] = await Promise.all([
+    Promise.all(
+      plan.partDays.map(({ from, to }) => partDayRows(tx, workspaceId, environmentId, from, to)),
+    ),
+    Promise.all(plan.rollups.map((range) => rollupRows(tx, workspaceId, environmentId, range))),
+  ])
+  plan.partDays.forEach(({ from }, index) => {
+    const at = bucketOfDay(unit, dayOf(from)) - plan.firstBucket
+    for (const row of partDays[index] ?? []) {
+      const counts = countsFor(row.applicationId)
+      counts[at] = (counts[at] ?? 0) + row.count
+    }
+  })
+  plan.rollups.forEach((range, index) => {
+    const indexOf =
+      range.bucketDays === BUCKET_DAYS[unit]
+        ? (number: number) => number - plan.firstBucket
+        : (day: number) => bucketOfDay(unit, day) - plan.firstBucket
+    addRollupRows(rollups[index] ?? null, range, { countsFor, indexOf })
+  })
+  return countsOf
+}
+
+/**
  * Counts recorded deployments into the environment per UTC day or ISO week (from Monday), from
  * the bucket holding `since` up to `until` (exclusive): every bucket listed, counts zero-filled
  * here, and every application that deployed there at least once in the window, by repository
@@ -68,42 +112,17 @@ export async function deploymentFrequency(
   const buckets = Array.from({ length: plan.bucketCount }, (_, index) =>
     iso(bucketStart(unit, plan.firstBucket + index)),
   )
-  const countsOf = new Map<string, number[]>()
-  // An application's counts, indexed from the window's first bucket.
-  const countsFor = (applicationId: string) => {
-    let counts = countsOf.get(applicationId)
-    if (!counts) {
-      counts = new Array<number>(plan.bucketCount).fill(0)
-      countsOf.set(applicationId, counts)
-    }
-    return counts
-  }
-
+  let countsOf = new Map<string, number[]>()
   const names = await inSnapshot(sql, async (tx) => {
     const [environment] = await tx<{ id: string }[]>`
       select id::text from environments
        where workspace_id = ${workspaceId} and name_key = ${query.environmentKey}`
     if (!environment) return []
-    const [partDays, rollups] = await Promise.all([
-      Promise.all(
-        plan.partDays.map(({ from, to }) => partDayRows(tx, workspaceId, environment.id, from, to)),
-      ),
-      Promise.all(plan.rollups.map((range) => rollupRows(tx, workspaceId, environment.id, range))),
-    ])
-    plan.partDays.forEach(({ from }, index) => {
-      const at = bucketOfDay(unit, dayOf(from)) - plan.firstBucket
-      for (const row of partDays[index] ?? []) {
-        const counts = countsFor(row.applicationId)
-        counts[at] = (counts[at] ?? 0) + row.count
-      }
-    })
-    plan.rollups.forEach((range, index) => {
-      const indexOf =
-        range.bucketDays === BUCKET_DAYS[unit]
-          ? (number: number) => number - plan.firstBucket
-          : (day: number) => bucketOfDay(unit, day) - plan.firstBucket
-      addRollupRows(rollups[index] ?? null, range, { countsFor, indexOf })
-    })
+    countsOf = await countDeploymentsByApplication(
+      tx,
+      { workspaceId, environmentId: environment.id, unit },
+      plan,
+    )
     if (countsOf.size === 0) return []
     return applicationsInOrder(sql, tx, workspaceId, countsOf.keys())
   })

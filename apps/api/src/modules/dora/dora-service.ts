@@ -56,8 +56,8 @@ export async function doraMetricsOf(
     environmentKey: nameKey(query.environment),
     ...(query.app === undefined ? {} : { appKey: nameKey(query.app) }),
     ...(query.repository === undefined ? {} : { repositoryKey: nameKey(query.repository) }),
-    since: since.iso,
-    until: until.iso,
+    since: since.micros,
+    until: until.micros,
     bucket: unit,
   })
   if (!rows) {
