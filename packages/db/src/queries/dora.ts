@@ -59,15 +59,18 @@ export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[]
       select id::text from environments
        where workspace_id = ${query.workspaceId} and name_key = ${query.environmentKey}`
     if (!environment) return undefined
-    const filtered = query.appKey !== undefined || query.repositoryKey !== undefined
-    const [counts, selected, facts] = await Promise.all([
+    // An app or repository filter, resolved once to the ids both reads below keep.
+    const selected =
+      query.appKey !== undefined || query.repositoryKey !== undefined
+        ? await selectedApplications(tx, query)
+        : undefined
+    const [counts, facts] = await Promise.all([
       countDeploymentsByApplication(
         tx,
         { workspaceId: query.workspaceId, environmentId: environment.id, unit: query.bucket },
         plan,
       ),
-      filtered ? selectedApplications(tx, query) : undefined,
-      factsFigures(tx, query, environment.id, filtered),
+      factsFigures(tx, query, environment.id, selected),
     ])
     const deployments = new Array<number>(plan.bucketCount).fill(0)
     for (const [applicationId, perBucket] of counts) {
@@ -106,16 +109,12 @@ export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[]
 
 /** The ids of the applications an app or repository filter selects. */
 async function selectedApplications(tx: Tx, query: DoraQuery): Promise<Set<string>> {
-  const rows = await tx<{ id: string }[]>`${applicationsOf(tx, query)}`
-  return new Set(rows.map(({ id }) => id))
-}
-
-function applicationsOf(tx: Tx, query: DoraQuery) {
-  return tx`
+  const rows = await tx<{ id: string }[]>`
     select a.id::text from applications a join repositories r on r.id = a.repository_id
      where a.workspace_id = ${query.workspaceId}
        ${query.appKey === undefined ? tx`` : tx`and a.name_key = ${query.appKey}`}
        ${query.repositoryKey === undefined ? tx`` : tx`and r.full_name_key = ${query.repositoryKey}`}`
+  return new Set(rows.map(({ id }) => id))
 }
 
 /** Everything but the deployment counts, per bucket and for the window, in one statement. */
@@ -123,7 +122,7 @@ async function factsFigures(
   tx: Tx,
   query: DoraQuery,
   environmentId: string,
-  filtered: boolean,
+  selected: Set<string> | undefined,
 ): Promise<FactsRow[]> {
   // The percentiles sort a year's lead times (hundreds of thousands) in memory.
   await tx`set local work_mem = '64MB'`
@@ -132,7 +131,7 @@ async function factsFigures(
   const bucketOf = (column: ReturnType<typeof tx>) =>
     tx`date_trunc(${query.bucket}, ${column} at time zone 'UTC') at time zone 'UTC'`
   const ofSelected = (column: ReturnType<typeof tx>) =>
-    filtered ? tx`and ${column} in (select id::bigint from (${applicationsOf(tx, query)}) a)` : tx``
+    selected ? tx`and ${column} = any(${[...selected]}::bigint[])` : tx``
   // A deployment of the window, by primary key behind `offset 0`: joined, Postgres may read the
   // environment's whole window to hash it.
   const inWindow = (id: ReturnType<typeof tx>) => tx`
