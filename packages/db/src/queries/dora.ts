@@ -1,7 +1,14 @@
 import { instantFromMicros } from '@shiplog/schema'
 import type { Sql, Tx } from '../client.ts'
 import { countDeploymentsByApplication } from './frequency.ts'
-import { type BucketUnit, bucketStart, planWindow } from './frequency-window.ts'
+import {
+  BUCKET_DAYS,
+  type BucketSpan,
+  type BucketUnit,
+  bucketSpans,
+  planWindow,
+  type WindowPlan,
+} from './frequency-window.ts'
 import { inSnapshot } from './snapshot.ts'
 
 /** Which deployments the five keys are computed from, and over which window. */
@@ -16,9 +23,8 @@ export interface DoraQuery {
   bucket: BucketUnit
 }
 
-/** The figures of the window (`start` null) or of one bucket. */
+/** The figures of the window or of one of its buckets. */
 export interface DoraRow {
-  start: string | null
   deployments: number
   leadCommits: number
   leadMedianSeconds: number | null
@@ -31,8 +37,14 @@ export interface DoraRow {
   rework: number
 }
 
-/** What SQL answers per bucket (`start` null for the window); deployments come from the rollup. */
-type FactsRow = Omit<DoraRow, 'deployments' | 'changes'> & { unchanged: number }
+/** The figures of a window, and of each of its buckets in order (`bucketSpans`). */
+export interface DoraWindowFigures {
+  window: DoraRow
+  buckets: (BucketSpan & { figures: DoraRow })[]
+}
+
+/** What SQL answers per bucket (its index, -1 for the window); deployments come from the rollup. */
+type FactsRow = Omit<DoraRow, 'deployments' | 'changes'> & { bucket: number; unchanged: number }
 
 /**
  * The five keys of an environment's window, and per bucket. Deployments are counted by the read
@@ -52,8 +64,12 @@ type FactsRow = Omit<DoraRow, 'deployments' | 'changes'> & { unchanged: number }
  * (notify --fixes). No deployment of the window is read from the deployments table: the
  * failures and fixes are probed by primary key, a few hundred a year.
  */
-export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[] | undefined> {
+export async function doraFigures(
+  sql: Sql,
+  query: DoraQuery,
+): Promise<DoraWindowFigures | undefined> {
   const plan = planWindow(query.bucket, query.since, query.until)
+  const spans = bucketSpans(query.bucket, plan, query.since, query.until)
   return inSnapshot(sql, async (tx) => {
     const [environment] = await tx<{ id: string }[]>`
       select id::text from environments
@@ -70,7 +86,7 @@ export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[]
         { workspaceId: query.workspaceId, environmentId: environment.id, unit: query.bucket },
         plan,
       ),
-      factsFigures(tx, query, environment.id, selected),
+      factsFigures(tx, { query, environmentId: environment.id, selected, plan, spans }),
     ])
     const deployments = new Array<number>(plan.bucketCount).fill(0)
     for (const [applicationId, perBucket] of counts) {
@@ -79,31 +95,22 @@ export async function doraFigures(sql: Sql, query: DoraQuery): Promise<DoraRow[]
         deployments[index] = (deployments[index] ?? 0) + count
       })
     }
-    const factsOf = new Map(facts.map(({ unchanged, ...row }) => [row.start, { unchanged, row }]))
-    const rowOf = (start: string | null, count: number): DoraRow => {
-      const known = factsOf.get(start)
-      return {
-        leadCommits: 0,
-        leadMedianSeconds: null,
-        leadP90Seconds: null,
-        failed: 0,
-        recoveries: 0,
-        recoveryMedianSeconds: null,
-        open: 0,
-        rework: 0,
-        ...known?.row,
-        start,
-        deployments: count,
-        changes: count - (known?.unchanged ?? 0),
-      }
+    // SQL answers a row for the window and for every bucket.
+    const rows = new Map(facts.map((row) => [row.bucket, row]))
+    const figuresOf = (bucket: number, count: number): DoraRow => {
+      const { bucket: _, unchanged, ...row } = rows.get(bucket) as FactsRow
+      return { ...row, deployments: count, changes: count - unchanged }
     }
-    const total = deployments.reduce((sum, count) => sum + count, 0)
-    return [
-      rowOf(null, total),
-      ...deployments.map((count, index) =>
-        rowOf(instantFromMicros(bucketStart(query.bucket, plan.firstBucket + index)).iso, count),
+    return {
+      window: figuresOf(
+        -1,
+        deployments.reduce((sum, count) => sum + count, 0),
       ),
-    ]
+      buckets: spans.map((span, index) => ({
+        ...span,
+        figures: figuresOf(index, deployments[index] ?? 0),
+      })),
+    }
   })
 }
 
@@ -117,19 +124,26 @@ async function selectedApplications(tx: Tx, query: DoraQuery): Promise<Set<strin
   return new Set(rows.map(({ id }) => id))
 }
 
-/** Everything but the deployment counts, per bucket and for the window, in one statement. */
+/** Everything but the deployment counts, for the window and per bucket, in one statement. */
 async function factsFigures(
   tx: Tx,
-  query: DoraQuery,
-  environmentId: string,
-  selected: Set<string> | undefined,
+  read: {
+    query: DoraQuery
+    environmentId: string
+    selected: Set<string> | undefined
+    plan: WindowPlan
+    spans: BucketSpan[]
+  },
 ): Promise<FactsRow[]> {
-  // The percentiles sort a year's lead times (hundreds of thousands) in memory.
+  const { query, environmentId, selected, plan } = read
+  // The window's percentiles sort a year's lead times (hundreds of thousands) in memory.
   await tx`set local work_mem = '64MB'`
-  const since = tx`${instantFromMicros(query.since).iso}::text::timestamptz`
-  const until = tx`${instantFromMicros(query.until).iso}::text::timestamptz`
+  const at = (micros: bigint) => tx`${instantFromMicros(micros).iso}::text::timestamptz`
+  const since = at(query.since)
+  const until = at(query.until)
+  // Numbered as bucketSpans numbers them: 0 for the window's first bucket.
   const bucketOf = (column: ReturnType<typeof tx>) =>
-    tx`date_trunc(${query.bucket}, ${column} at time zone 'UTC') at time zone 'UTC'`
+    tx`bucket_number(${column}, ${BUCKET_DAYS[query.bucket]}::smallint) - ${plan.firstBucket}::int`
   const ofSelected = (column: ReturnType<typeof tx>) =>
     selected ? tx`and ${column} = any(${[...selected]}::bigint[])` : tx``
   // A deployment of the window, by primary key behind `offset 0`: joined, Postgres may read the
@@ -152,6 +166,7 @@ async function factsFigures(
        and f.deployed_at >= ${since} and f.deployed_at < ${until}
        and ${bound}
        ${ofSelected(tx`f.application_id`)}`
+  const isoOf = (micros: bigint) => instantFromMicros(micros).iso
   return tx<FactsRow[]>`
     with window_facts as not materialized (
       ${windowFacts(tx`cardinality(f.lead_seconds) <= 200`)}
@@ -160,7 +175,7 @@ async function factsFigures(
     ),
     -- The few rows that say more than "a forward change": the window's signals start there.
     facts as materialized (
-      select f.*, ${bucketOf(tx`f.deployed_at`)} as bucket_start
+      select f.*, ${bucketOf(tx`f.deployed_at`)} as bucket
         from window_facts f where f.change_type <> 'forward' or f.reverts
     ),
     signals as (
@@ -211,7 +226,7 @@ async function factsFigures(
          and i.fixed_by_deployment_id is not null
     ),
     failed as (
-      select ${bucketOf(tx`d.deployed_at`)} as bucket_start,
+      select ${bucketOf(tx`d.deployed_at`)} as bucket,
              coalesce((select f.change_type from deployment_dora_facts f where f.deployment_id = d.id),
                       'forward') in ('initial', 'forward') as change,
              extract(epoch from x.recovered_at - d.deployed_at)::float8 as recovery_seconds
@@ -220,7 +235,7 @@ async function factsFigures(
        cross join lateral (${inWindow(tx`x.failed_id`)}) d
     ),
     reworked as (
-      select ${bucketOf(tx`d.deployed_at`)} as bucket_start
+      select ${bucketOf(tx`d.deployed_at`)} as bucket
         from (select fixer_id from signals where fixer_id is not null
               union
               select deployment_id from facts where change_type = 'rollback') r
@@ -228,15 +243,15 @@ async function factsFigures(
     ),
     -- The few deployments that are not changes, fail or fix, one row each.
     events as (
-      select bucket_start, 'unchanged' as kind, null::boolean as change, null::float8 as recovery_seconds
+      select bucket, 'unchanged' as kind, null::boolean as change, null::float8 as recovery_seconds
         from facts where change_type in ('redeploy', 'rollback')
       union all
-      select bucket_start, 'failed', change, recovery_seconds from failed
+      select bucket, 'failed', change, recovery_seconds from failed
       union all
-      select bucket_start, 'rework', null, null from reworked
+      select bucket, 'rework', null, null from reworked
     ),
     per_event as (
-      select coalesce(iso_utc(bucket_start), 'window') as key,
+      select coalesce(bucket, -1) as bucket,
              (count(*) filter (where kind = 'unchanged'))::int as unchanged,
              (count(*) filter (where kind = 'failed' and change))::int as failed,
              (count(*) filter (where kind = 'failed' and recovery_seconds is not null))::int as recoveries,
@@ -244,26 +259,33 @@ async function factsFigures(
                filter (where kind = 'failed' and recovery_seconds is not null) as recovery_median,
              (count(*) filter (where kind = 'failed' and recovery_seconds is null))::int as open,
              (count(*) filter (where kind = 'rework'))::int as rework
-        from events group by grouping sets ((), (bucket_start))
+        from events group by grouping sets ((), (bucket))
     ),
-    -- Lead times unnested in the select list: a lateral unnest costs a function scan per row.
-    lead_times as (
-      select ${bucketOf(tx`deployed_at`)} as bucket_start, unnest(lead_seconds) as seconds
-        from window_facts
-    ),
+    -- Lead times, unnested in the select list (a lateral unnest costs a function scan per row):
+    -- once for the window, then bucket by bucket, each an index range of its own, as grouping
+    -- the window's hundreds of thousands by bucket first cost a sort of them all.
     per_commit as (
-      select coalesce(iso_utc(bucket_start), 'window') as key, count(*)::int as commits,
+      select -1 as bucket, count(*)::int as commits,
              percentile_cont(array[0.5, 0.9]) within group (order by seconds) as percentiles
-        from lead_times group by grouping sets ((), (bucket_start))
+        from (select unnest(lead_seconds) as seconds from window_facts) lead_times
+      union all
+      select (b.n - 1)::int, x.commits, x.percentiles
+        from unnest(${read.spans.map((span) => isoOf(span.from))}::text[]::timestamptz[],
+                    ${read.spans.map((span) => isoOf(span.to))}::text[]::timestamptz[])
+             with ordinality as b(from_at, to_at, n)
+       cross join lateral (
+         select count(*)::int as commits,
+                percentile_cont(array[0.5, 0.9]) within group (order by seconds) as percentiles
+           from (select unnest(f.lead_seconds) as seconds from window_facts f
+                  where f.deployed_at >= b.from_at and f.deployed_at < b.to_at) lead_times) x
     )
     -- Seconds to the millisecond: percentiles interpolate in binary floating point.
-    select nullif(coalesce(e.key, c.key), 'window') as start,
-           coalesce(c.commits, 0) as "leadCommits",
+    select c.bucket, c.commits as "leadCommits",
            round(c.percentiles[1]::numeric, 3)::float8 as "leadMedianSeconds",
            round(c.percentiles[2]::numeric, 3)::float8 as "leadP90Seconds",
            coalesce(e.unchanged, 0) as unchanged, coalesce(e.failed, 0) as failed,
            coalesce(e.recoveries, 0) as recoveries,
            round(e.recovery_median::numeric, 3)::float8 as "recoveryMedianSeconds",
            coalesce(e.open, 0) as open, coalesce(e.rework, 0) as rework
-      from per_event e full join per_commit c on c.key = e.key`
+      from per_commit c left join per_event e on e.bucket = c.bucket`
 }

@@ -6,6 +6,7 @@ import {
   type BucketUnit,
   blocksOf,
   bucketOfDay,
+  bucketSpans,
   bucketStart,
   DAY_MICROS,
   dayOf,
@@ -97,6 +98,20 @@ function planProblem(
     }
   }
   if (cursor !== until) return `pieces end at ${cursor}, not ${until}`
+
+  // The spans: one per bucket, each inside its calendar bucket, together exactly [since, until).
+  const spans = bucketSpans(unit, plan, since, until)
+  if (spans.length !== plan.bucketCount)
+    return `${spans.length} spans for ${plan.bucketCount} buckets`
+  cursor = since
+  for (const span of spans) {
+    if (span.from !== cursor) return `span gap or overlap at ${cursor}`
+    if (span.to <= span.from) return `empty span ${span.from}..${span.to}`
+    if (calendarBucketStart(unit, span.from) !== span.start) return `span ${span.start} misplaced`
+    if (calendarBucketStart(unit, span.to - 1n) !== span.start) return 'span crosses a bucket'
+    cursor = span.to
+  }
+  if (cursor !== until) return `spans end at ${cursor}, not ${until}`
   return null
 }
 

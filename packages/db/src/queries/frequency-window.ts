@@ -95,3 +95,24 @@ export function planWindow(unit: BucketUnit, since: bigint, until: bigint): Wind
   if (lastMonday < wholeTo) plan.rollups.push({ bucketDays: 1, from: lastMonday, to: wholeTo })
   return plan
 }
+
+/** A bucket of a window: where it starts, and its part inside the window, [from, to). */
+export interface BucketSpan {
+  start: bigint
+  from: bigint
+  to: bigint
+}
+
+/** The window's buckets in order, the edge ones cut to the window [since, until). */
+export function bucketSpans(
+  unit: BucketUnit,
+  plan: WindowPlan,
+  since: bigint,
+  until: bigint,
+): BucketSpan[] {
+  return Array.from({ length: plan.bucketCount }, (_, index) => {
+    const start = bucketStart(unit, plan.firstBucket + index)
+    const end = bucketStart(unit, plan.firstBucket + index + 1)
+    return { start, from: start > since ? start : since, to: end < until ? end : until }
+  })
+}
