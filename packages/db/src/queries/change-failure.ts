@@ -41,8 +41,12 @@ export async function findChangeFailures(
       union
       select fd.subject, 'revert', f.id, null, fd.sha, f.deployed_at
         from first_delivered fd
-        join deployment_commits rc
-          on rc.reverts @> array[fd.sha] and cardinality(rc.reverts) > 0
+        -- Probed per commit (deployment_commits_reverted) behind "offset 0": joined, Postgres
+        -- misjudged how few commits revert and read every reverting commit of the workspace.
+        cross join lateral (
+          select rc.deployment_id from deployment_commits rc
+           where rc.reverts @> array[fd.sha] and cardinality(rc.reverts) > 0
+          offset 0) rc
         cross join lateral (select * from deployments probed where probed.id = canonical_deployment(rc.deployment_id) offset 0) f
        where f.application_id = fd.application_id and f.environment_id = fd.environment_id
          and f.voided_at is null and (f.deployed_at, f.id) > (fd.deployed_at, fd.subject)

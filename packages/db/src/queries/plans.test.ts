@@ -5,11 +5,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type postgres from 'postgres'
 import { createSql, type Sql } from '../client.ts'
+import { seedCommits } from '../testing/seed-commits.ts'
 import { RARE_ENVIRONMENT, seedDeployments } from '../testing/seed-deployments.ts'
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
 import { listApplications, listEnvironments } from './catalog.ts'
+import { findChangeFailures } from './change-failure.ts'
 import { deploymentMatrix } from './deployment-matrix.ts'
 import { type DeploymentFilters, findRecordedDeployment, listDeployments } from './deployments.ts'
+import { doraFigures } from './dora.ts'
 import { deploymentFrequency } from './frequency.ts'
 import { ensureWorkspace } from './workspaces.ts'
 
@@ -45,6 +48,8 @@ beforeAll(async () => {
     days: 400,
     chunk: 5_000,
   })
+  // Commit lists too, with their reverts, so the DORA facts are as large as the deployments.
+  await seedCommits(seeder, { workspaceId, perDeployment: 5 })
   await seeder`vacuum analyze`
   sql = createSql(database.url, {
     applicationName: 'plans',
@@ -196,4 +201,40 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => 
       expect(seqScanned(scans)).not.toContain('deployment_counts')
     })
   }
+
+  const year = 365n * BigInt(day) * 1000n
+  test('GET /v1/metrics/dora over a year: facts from their window index, counts from the rollup, each failure by primary key', async () => {
+    const until = BigInt(Date.now() - (Date.now() % day) - 5 * 3_600_000) * 1000n
+    const scans = await scansWhile(() =>
+      doraFigures(sql, {
+        workspaceId,
+        environmentKey: 'production',
+        bucket: 'week',
+        since: until - year,
+        until,
+      }),
+    )
+    expect(indexesOf(scans)).toContain('deployment_dora_facts_window')
+    expect(indexesOf(scans)).toContain('deployment_counts_pkey')
+    expect(indexesOf(scans)).toContain('deployment_commits_by_sha')
+    expect(indexesOf(scans)).toContain('deployments_pkey')
+    for (const table of ['deployments', 'deployment_dora_facts', 'deployment_commits']) {
+      expect(seqScanned(scans)).not.toContain(table)
+    }
+  })
+
+  test('the change failures of a page of 50 deployments: index probes only', async () => {
+    const page = await list({ environmentKey: 'production' })()
+    const scans = await scansWhile(() =>
+      findChangeFailures(
+        sql,
+        page.records.map((deployment) => deployment.id),
+      ),
+    )
+    expect(indexesOf(scans)).toContain('deployment_dora_facts_rollback_target')
+    expect(indexesOf(scans)).toContain('deployment_commits_reverted')
+    for (const table of ['deployments', 'deployment_dora_facts', 'deployment_commits']) {
+      expect(seqScanned(scans)).not.toContain(table)
+    }
+  })
 })
