@@ -160,6 +160,17 @@ test('what cannot be stored is a 422 naming every field; unknown ids are 404', a
     { field: 'app', message: 'must be a string' },
     { field: 'startedAt', message: expect.stringContaining('RFC 3339') },
   ])
+  // A body that is not JSON is told what this endpoint takes, not a deployment's fields.
+  const notJson = await h.send('POST', '/v1/incidents', {
+    key: writer,
+    headers: { 'content-type': 'application/json' },
+    rawBody: '{"title": ',
+  })
+  expect(notJson.status).toBe(422)
+  expect(await notJson.json()).toMatchObject({
+    detail: 'The request body must be a JSON object with the incident fields.',
+    errors: [{ field: 'body', message: expect.stringContaining('is not valid JSON') }],
+  })
   const unknown = '01890a5d-ac96-774b-bcce-b302099a8057'
   expect((await patch(unknown, { title: 'y' })).status).toBe(404)
   expect((await h.get(`/v1/incidents/${unknown}`, { key: reader })).status).toBe(404)

@@ -9,24 +9,30 @@ export interface BodyLimits {
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i
 
-function notJson(message: string) {
+function notJson(message: string, expected: string) {
   return problems.validation(
     [{ field: 'body', message }],
-    'The request body must be a JSON object with the deployment fields.',
+    `The request body must be a JSON object with ${expected}.`,
   )
 }
 
 /**
  * Reads and parses a JSON request body without ever holding more than `maxBytes` of it: 413 for
- * a larger body, 408 for one that does not arrive in time, 422 for anything that is not JSON.
+ * a larger body, 408 for one that does not arrive in time, 422 for anything that is not JSON,
+ * whose detail says the body must be a JSON object with `expected` ("the deployment fields").
  */
-export async function readJsonBody(request: Request, limits: BodyLimits): Promise<unknown> {
+export async function readJsonBody(
+  request: Request,
+  limits: BodyLimits,
+  expected: string,
+): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN)
   if (declared > limits.maxBytes) throw problems.bodyTooLarge(limits.maxBytes)
   const contentType = request.headers.get('content-type') ?? ''
   if (!JSON_TYPE.test(contentType)) {
     throw notJson(
       `must be sent with Content-Type: application/json (got "${contentType || 'none'}")`,
+      expected,
     )
   }
   const bytes = await readBounded(request, limits).catch((error) => {
@@ -38,14 +44,14 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
   } catch {
-    throw notJson('is not valid UTF-8')
+    throw notJson('is not valid UTF-8', expected)
   }
   try {
     return JSON.parse(text)
   } catch (error) {
     // Deeply nested input can overflow the parser's stack; that is still just bad JSON.
     const reason = error instanceof SyntaxError ? error.message : 'nesting is too deep'
-    throw notJson(`is not valid JSON (${reason})`)
+    throw notJson(`is not valid JSON (${reason})`, expected)
   }
 }
 

@@ -48,9 +48,10 @@ export interface DoraWindow {
 }
 
 /**
- * The two requests timed side by side: the DORA keys of production over the last year (ending at
- * 13:37:12.345 UTC, so its buckets are partial at both ends), and the first page of the
- * deployment list, the cheapest read there is, as the baseline.
+ * The requests timed side by side: the DORA keys of production over the last year (ending at
+ * 13:37:12.345 UTC, so its buckets are partial at both ends); the first page of the deployment
+ * list, the cheapest read there is, as the baseline; and the reads that show a deployment's
+ * change type and failure (a page of one environment, a failed deployment's receipt).
  */
 export async function doraEndpoints(
   sql: Sql,
@@ -70,6 +71,17 @@ export async function doraEndpoints(
      where d.workspace_id = ${workspaceId} and e.name_key = ${environment}
        and d.deployed_at >= ${since}::timestamptz and d.deployed_at < ${until}::timestamptz`
   const query = new URLSearchParams({ environment, since, until, bucket: 'week' })
+  // A deployment that failed (a later commit reverts one it delivered): its receipt names why.
+  const [failed] = await sql<{ id: string }[]>`
+    select delivered.deployment_id::text as id
+      from deployment_commits reverting
+      join deployment_commits delivered on delivered.sha = reverting.reverts[1]
+      join deployments d on d.id = delivered.deployment_id
+      join environments e on e.id = d.environment_id
+     where cardinality(reverting.reverts) > 0 and e.name_key = ${environment}
+       and d.deployed_at >= ${since}::timestamptz and d.deployed_at < ${until}::timestamptz
+     limit 1`
+  if (!failed) throw new Error('the seeded window holds no failed deployment')
   return {
     window: {
       environment,
@@ -91,6 +103,19 @@ export async function doraEndpoints(
         path: '/v1/deployments?limit=50',
         targetMs: Number.POSITIVE_INFINITY,
         hasData: (body) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
+      },
+      // With commits, a page and a receipt also carry each deployment's change type and failure.
+      {
+        label: 'GET /v1/deployments?environment=production&limit=50',
+        path: `/v1/deployments?${new URLSearchParams({ environment, limit: '50' })}`,
+        targetMs: Number.POSITIVE_INFINITY,
+        hasData: (body) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
+      },
+      {
+        label: 'GET /v1/deployments/{id}, a failed deployment',
+        path: `/v1/deployments/${failed.id}`,
+        targetMs: Number.POSITIVE_INFINITY,
+        hasData: (body) => (body as { changeFailure?: unknown }).changeFailure != null,
       },
     ],
   }

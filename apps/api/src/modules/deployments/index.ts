@@ -45,7 +45,7 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps) {
       async ({ request, owner, set }) => {
         const receivedAt = new Date()
         requireScope(owner, 'deployments:write')
-        const body = await readJsonBody(request, bodyLimits)
+        const body = await readJsonBody(request, bodyLimits, 'the deployment fields')
         const idempotencyKey = request.headers.get('idempotency-key')
         const id = await acceptDeployment(queue, owner, body, idempotencyKey, receivedAt)
         set.status = 202
@@ -67,7 +67,13 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps) {
         queryOf(NoQuery, request)
         const { id } = pathOf(DeploymentIdParams, params)
         const limits = { ...bodyLimits, maxBytes: COMMITS_BODY_MAX_BYTES }
-        await storeDeploymentCommits(clients, boss, owner, id, await readJsonBody(request, limits))
+        await storeDeploymentCommits(
+          clients,
+          boss,
+          owner,
+          id,
+          await readJsonBody(request, limits, 'the commits the deployment delivered'),
+        )
         set.status = 204
       },
       { parse: 'none' },

@@ -184,7 +184,10 @@ export async function voidReasonOf(request: Request, limits: BodyLimits): Promis
   if (length === '0' || (length === null && !chunked && !request.headers.has('content-type'))) {
     return null
   }
-  const body = validateBody(DeploymentVoidInput, await readJsonBody(request, limits))
+  const body = validateBody(
+    DeploymentVoidInput,
+    await readJsonBody(request, limits, 'at most a `reason`'),
+  )
   if (!body.ok) throw problems.validation(body.errors)
   return (body.value.reason as string | undefined) ?? null
 }

@@ -33,7 +33,7 @@ export function incidentRoutes(deps: {
         const incident = await openIncident(
           sql,
           owner,
-          await readJsonBody(request, bodyLimits),
+          await readJsonBody(request, bodyLimits, 'the incident fields'),
           receivedAt,
         )
         set.status = 201
@@ -48,7 +48,12 @@ export function incidentRoutes(deps: {
         requireScope(owner, 'incidents:write')
         queryOf(NoQuery, request)
         const { id } = pathOf(IncidentIdParams, params)
-        return changeIncident(sql, owner, id, await readJsonBody(request, bodyLimits))
+        return changeIncident(
+          sql,
+          owner,
+          id,
+          await readJsonBody(request, bodyLimits, 'the incident fields to change'),
+        )
       },
       { parse: 'none' },
     )
