@@ -24,7 +24,7 @@ describe('parseIncidentArgs', () => {
         now,
       ),
     ).toEqual({
-      url: 'https://shiplog.example.com',
+      url: 'https://shiplog.example.com/',
       apiKey: 'shiplog_k',
       command: 'open',
       input: { environment: 'production', title: 'Errors', app: 'api', causeDeploymentId: 'abc' },
@@ -61,5 +61,12 @@ describe('parseIncidentArgs', () => {
     expect(error(['close', 'x'])).toBe('unknown subcommand "close": open or resolve')
     expect(error([])).toBe('missing the subcommand: open or resolve')
     expect(error(['open', '--environment', 'p', '--title', 't', '--fast'])).toContain("'--fast'")
+    // A URL that is not http(s) is refused before anything is sent, as notify refuses it.
+    expect(error(['resolve', 'id-1'], { ...env, SHIPLOG_URL: 'shiplog.example.com' })).toBe(
+      '--url must be an http(s) URL such as https://shiplog.example.com, got "shiplog.example.com"',
+    )
+    expect(error(['resolve', 'id-1', '--url', 'ftp://shiplog.example.com'])).toContain(
+      '--url must be an http(s) URL',
+    )
   })
 })

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import type { IncidentInput } from '@shiplog/schema'
 import type { Env } from './ci-env.ts'
-import { given, UsageError } from './notify-args.ts'
+import { given, parseUrl, UsageError } from './notify-args.ts'
 
 /** What `shiplog incident open` or `resolve` was asked to do, checked and ready to send. */
 export type IncidentPlan = { url: string; apiKey: string } & (
@@ -31,13 +31,13 @@ export const FLAG_OF_INCIDENT_FIELD: Readonly<Record<string, string>> = {
 }
 
 function connection(values: { url?: string; 'api-key'?: string }, env: Env) {
-  const url = given(values.url) ?? given(env.SHIPLOG_URL)
+  const givenUrl = given(values.url) ?? given(env.SHIPLOG_URL)
   const apiKey = given(values['api-key']) ?? given(env.SHIPLOG_API_KEY)
   const missing = [
-    ...(url ? [] : ['--url (or SHIPLOG_URL)']),
+    ...(givenUrl ? [] : ['--url (or SHIPLOG_URL)']),
     ...(apiKey ? [] : ['--api-key (or SHIPLOG_API_KEY)']),
   ]
-  return { url, apiKey, missing }
+  return { url: givenUrl === undefined ? undefined : parseUrl(givenUrl), apiKey, missing }
 }
 
 /**

@@ -75,7 +75,8 @@ function parseTimeout(value: string | undefined): number {
   return seconds * 1000
 }
 
-function parseUrl(value: string): string {
+/** A Shiplog URL from `--url` or SHIPLOG_URL: http or https, else a `UsageError`. */
+export function parseUrl(value: string): string {
   try {
     const url = new URL(value)
     if (url.protocol === 'http:' || url.protocol === 'https:') return url.href
