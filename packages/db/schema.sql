@@ -230,7 +230,7 @@ CREATE INDEX deployment_dora_facts_window ON public.deployment_dora_facts USING 
 
 CREATE INDEX deployment_dora_facts_window_long ON public.deployment_dora_facts USING btree (environment_id, deployed_at) WHERE (cardinality(lead_seconds) > 200);
 
-CREATE INDEX deployments_by_commit_prefix ON public.deployments USING btree ("left"(commit_hash, 7) COLLATE "C");
+CREATE INDEX deployments_by_commit_prefix ON public.deployments USING btree ("left"(commit_hash, 7) COLLATE "C", application_id, environment_id, deployed_at);
 
 CREATE INDEX deployments_by_environment ON public.deployments USING btree (environment_id, deployed_at);
 
@@ -292,23 +292,56 @@ AS $function$
   select case
            when before.commit_hash is null then 'initial'
            when before.commit_hash = commit then 'redeploy'
-           when exists (
-             select 1 from deployments e
-              where left(e.commit_hash, 7) collate "C" = left(commit, 7) collate "C"
-                and e.commit_hash = commit
-                and e.application_id = application and e.environment_id = environment
-                and e.voided_at is null
-                and e.deployed_at <= at and (e.deployed_at, e.id) < (at, deployment)) then 'rollback'
+           when exists (select 1 from commit_deployment_before(commit, application, environment,
+                                                               at, deployment)) then 'rollback'
            else 'forward'
          end
     from (select) one
-    left join lateral (
-      select p.commit_hash from deployments p
-       where p.application_id = application and p.environment_id = environment
-         and p.voided_at is null
-         and p.deployed_at <= at and (p.deployed_at, p.id) < (at, deployment)
-       order by p.deployed_at desc, p.id desc
-       limit 1) before on true
+    left join lateral deployment_before(application, environment, at, deployment) before on true
+$function$;
+
+CREATE OR REPLACE FUNCTION public.commit_deployment_after(commit text, application bigint, environment bigint, at timestamp with time zone, deployment uuid)
+ RETURNS SETOF deployments
+ LANGUAGE sql
+ STABLE PARALLEL SAFE ROWS 1
+AS $function$
+  select e.* from deployments e
+   where left(e.commit_hash, 7) collate "C" = left(commit, 7) collate "C"
+     and e.application_id = application and e.environment_id = environment
+     and e.commit_hash = commit and e.voided_at is null
+     and e.deployed_at = (
+       select c.deployed_at from deployments c
+        where left(c.commit_hash, 7) collate "C" = left(commit, 7) collate "C"
+          and c.application_id = application and c.environment_id = environment
+          and c.commit_hash = commit and c.voided_at is null
+          and c.deployed_at >= at and (c.deployed_at, c.id) > (at, deployment)
+        order by c.deployed_at
+        limit 1)
+     and (e.deployed_at, e.id) > (at, deployment)
+   order by e.id
+   limit 1
+$function$;
+
+CREATE OR REPLACE FUNCTION public.commit_deployment_before(commit text, application bigint, environment bigint, at timestamp with time zone, deployment uuid)
+ RETURNS SETOF deployments
+ LANGUAGE sql
+ STABLE PARALLEL SAFE ROWS 1
+AS $function$
+  select e.* from deployments e
+   where left(e.commit_hash, 7) collate "C" = left(commit, 7) collate "C"
+     and e.application_id = application and e.environment_id = environment
+     and e.commit_hash = commit and e.voided_at is null
+     and e.deployed_at = (
+       select c.deployed_at from deployments c
+        where left(c.commit_hash, 7) collate "C" = left(commit, 7) collate "C"
+          and c.application_id = application and c.environment_id = environment
+          and c.commit_hash = commit and c.voided_at is null
+          and c.deployed_at <= at and (c.deployed_at, c.id) < (at, deployment)
+        order by c.deployed_at desc
+        limit 1)
+     and (e.deployed_at, e.id) < (at, deployment)
+   order by e.id desc
+   limit 1
 $function$;
 
 CREATE OR REPLACE FUNCTION public.day_number(at timestamp with time zone)
@@ -348,6 +381,26 @@ AS $function$
    group by c.sha
 $function$;
 
+CREATE OR REPLACE FUNCTION public.deployment_after(application bigint, environment bigint, at timestamp with time zone, deployment uuid)
+ RETURNS SETOF deployments
+ LANGUAGE sql
+ STABLE PARALLEL SAFE ROWS 1
+AS $function$
+  select n.* from deployments n
+   where n.application_id = application and n.environment_id = environment
+     and n.voided_at is null
+     and n.deployed_at = (
+       select q.deployed_at from deployments q
+        where q.application_id = application and q.environment_id = environment
+          and q.voided_at is null
+          and q.deployed_at >= at and (q.deployed_at, q.id) > (at, deployment)
+        order by q.deployed_at
+        limit 1)
+     and (n.deployed_at, n.id) > (at, deployment)
+   order by n.id
+   limit 1
+$function$;
+
 CREATE OR REPLACE FUNCTION public.deployment_aliases_inserted()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -363,6 +416,26 @@ begin
   perform refresh_dora_facts('{}', owners, shas);
   return null;
 end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.deployment_before(application bigint, environment bigint, at timestamp with time zone, deployment uuid)
+ RETURNS SETOF deployments
+ LANGUAGE sql
+ STABLE PARALLEL SAFE ROWS 1
+AS $function$
+  select p.* from deployments p
+   where p.application_id = application and p.environment_id = environment
+     and p.voided_at is null
+     and p.deployed_at = (
+       select q.deployed_at from deployments q
+        where q.application_id = application and q.environment_id = environment
+          and q.voided_at is null
+          and q.deployed_at <= at and (q.deployed_at, q.id) < (at, deployment)
+        order by q.deployed_at desc
+        limit 1)
+     and (p.deployed_at, p.id) < (at, deployment)
+   order by p.id desc
+   limit 1
 $function$;
 
 CREATE OR REPLACE FUNCTION public.deployment_commits_changed()
@@ -505,22 +578,11 @@ CREATE OR REPLACE FUNCTION public.dora_facts_of(ids uuid[])
 AS $function$
   select facts.*
     from deployments d
-    left join lateral (
-      select p.commit_hash from deployments p
-       where p.application_id = d.application_id and p.environment_id = d.environment_id
-         and p.voided_at is null
-         and p.deployed_at <= d.deployed_at and (p.deployed_at, p.id) < (d.deployed_at, d.id)
-       order by p.deployed_at desc, p.id desc
-       limit 1) as previous_of on true
-    left join lateral (
-      select e.id from deployments e
-       where left(e.commit_hash, 7) collate "C" = left(d.commit_hash, 7) collate "C"
-         and e.commit_hash = d.commit_hash
-         and e.application_id = d.application_id and e.environment_id = d.environment_id
-         and e.voided_at is null
-         and e.deployed_at <= d.deployed_at and (e.deployed_at, e.id) < (d.deployed_at, d.id)
-       order by e.deployed_at desc, e.id desc
-       limit 1) as earlier_same_commit on true
+    left join lateral deployment_before(d.application_id, d.environment_id, d.deployed_at, d.id)
+      as previous_of on true
+    left join lateral commit_deployment_before(d.commit_hash, d.application_id, d.environment_id,
+                                               d.deployed_at, d.id)
+      as earlier_same_commit on true
     cross join lateral (
       select case when previous_of.commit_hash is null then 'initial'
                   when previous_of.commit_hash = d.commit_hash then 'redeploy'
@@ -629,25 +691,16 @@ begin
   select array_agg(distinct id) into affected from (
     select id from changes
     union all
+    select (select n.id
+              from deployment_after(c.application_id, c.environment_id, c.deployed_at, c.id) n)
+      from changes c
+    union all
+    select (select n.id
+              from commit_deployment_after(c.commit_hash, c.application_id, c.environment_id,
+                                           c.deployed_at, c.id) n)
+      from changes c
+    union all
     select id from commit_changes
-    union all
-    select (select n.id from deployments n
-             where n.application_id = c.application_id and n.environment_id = c.environment_id
-               and n.voided_at is null
-               and n.deployed_at >= c.deployed_at and (n.deployed_at, n.id) > (c.deployed_at, c.id)
-             order by n.deployed_at, n.id
-             limit 1)
-      from changes c
-    union all
-    select (select n.id from deployments n
-             where left(n.commit_hash, 7) collate "C" = left(c.commit_hash, 7) collate "C"
-               and n.commit_hash = c.commit_hash
-               and n.application_id = c.application_id and n.environment_id = c.environment_id
-               and n.voided_at is null
-               and n.deployed_at >= c.deployed_at and (n.deployed_at, n.id) > (c.deployed_at, c.id)
-             order by n.deployed_at, n.id
-             limit 1)
-      from changes c
     union all
     select (select e.id from deployment_commits ec
               cross join lateral (select * from deployments probed where probed.id = canonical_deployment(ec.deployment_id) offset 0) e

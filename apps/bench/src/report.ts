@@ -165,7 +165,11 @@ ${roundRows}
   rate mode sends each second's quota in bursts, which measures queueing behind the burst instead.
 - **Drain.** ${whole(report.drain.batched.jobs)} deployment jobs (10 repositories, 20 apps, 3 environments) are inserted into the
   queue, then a worker process starts with its defaults (batches of 500, 2 in flight); the clock
-  runs from its start until every deployment row exists.
+  runs from its start until every deployment row exists. The jobs are a monorepo's release train:
+  each commit goes to every app in every environment, one deployment a millisecond, one in fifty
+  redeploying the commit before. (Until 2026-11-23 every job had the same commit and each thousand
+  the same instant, which the read model's triggers, ordering each app's deployments in an
+  environment, turn into their worst case: see migration 0016.)
 - **Memory.** Peak RSS is the kernel's high-water mark (VmHWM) of the API process over the whole
   configuration's run.
 

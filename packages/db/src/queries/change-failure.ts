@@ -22,13 +22,8 @@ export async function findChangeFailures(
       select * from deployments where id = any(${deploymentIds}::uuid[]) and voided_at is null
     ),
     previous as (
-      select d.id as subject, p.id from d cross join lateral (
-        select p.id from deployments p
-         where p.application_id = d.application_id and p.environment_id = d.environment_id
-           and p.voided_at is null
-           and p.deployed_at <= d.deployed_at and (p.deployed_at, p.id) < (d.deployed_at, d.id)
-         order by p.deployed_at desc, p.id desc
-         limit 1) p
+      select d.id as subject, p.id from d
+       cross join lateral deployment_before(d.application_id, d.environment_id, d.deployed_at, d.id) p
     ),
     first_delivered as (
       select d.id as subject, d.application_id, d.environment_id, d.deployed_at, c.sha from d cross join lateral delivered_commits(d.id) c

@@ -179,17 +179,12 @@ async function factsFigures(
         from window_facts f where f.change_type <> 'forward' or f.reverts
     ),
     signals as (
-      -- The deployment after each rollback's target (deployments_unique_delivery).
+      -- The deployment after each rollback's target.
       select failed.id as failed_id, r.deployed_at as recovered_at, r.deployment_id as fixer_id
         from facts r
         join deployments target on target.id = r.rollback_target
-       cross join lateral (
-         select n.id from deployments n
-          where n.application_id = target.application_id and n.environment_id = target.environment_id
-            and n.voided_at is null and n.deployed_at >= target.deployed_at
-            and (n.deployed_at, n.id) > (target.deployed_at, target.id)
-          order by n.deployed_at, n.id
-          limit 1) failed
+       cross join lateral deployment_after(target.application_id, target.environment_id,
+                                           target.deployed_at, target.id) failed
        where r.change_type = 'rollback'
       union all
       -- The first delivery of each commit that a commit of the window's deployments reverts,
