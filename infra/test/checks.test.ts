@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { CONTRACT } from './lib/contract.ts'
+import { matches } from './lib/ingress.ts'
 import { schemaErrors, unknownFields } from './lib/kubernetes-schema.ts'
 import { find, type K8sObject, kustomize, ofKind } from './lib/manifests.ts'
 import { POLICIES } from './lib/policy.ts'
@@ -95,6 +96,48 @@ describe('the checks catch what they are for', () => {
       /an Ingress routes to the metrics port metrics/,
     ],
     [
+      'an Ingress route of / by Prefix, which routes /healthz, /readyz and /metrics',
+      (o) => (find(o, 'Ingress', 'shiplog-api').spec.rules[0].http.paths[0].pathType = 'Prefix'),
+      /Prefix \/ routes \/healthz/,
+    ],
+    [
+      'an Ingress route of /metrics',
+      (o) =>
+        find(o, 'Ingress', 'shiplog-api').spec.rules[0].http.paths.push({
+          path: '/metrics',
+          pathType: 'Exact',
+          backend: { service: { name: 'shiplog-api', port: { name: 'http' } } },
+        }),
+      /Exact \/metrics routes \/metrics/,
+    ],
+    [
+      'an Ingress with a defaultBackend',
+      (o) =>
+        (find(o, 'Ingress', 'shiplog-api').spec.defaultBackend = {
+          service: { name: 'shiplog-api', port: { name: 'http' } },
+        }),
+      /a defaultBackend routes every path/,
+    ],
+    [
+      'an Ingress without the dashboard',
+      (o) => find(o, 'Ingress', 'shiplog-api').spec.rules[0].http.paths.splice(1, 1),
+      /does not route Prefix \/ui/,
+    ],
+    [
+      'an Ingress route of /docs by Prefix',
+      (o) => (find(o, 'Ingress', 'shiplog-api').spec.rules[0].http.paths[2].pathType = 'Prefix'),
+      /routes Prefix \/docs, which is not one of the API's public paths/,
+    ],
+    [
+      'an Ingress route to the worker',
+      (o) =>
+        (find(o, 'Ingress', 'shiplog-api').spec.rules[0].http.paths[4].backend.service = {
+          name: 'shiplog-worker',
+          port: { name: 'metrics' },
+        }),
+      /Prefix \/v1 does not reach the API's http port/,
+    ],
+    [
       'a shutdown longer than the grace period',
       (o) => ((apiConfig(o) ?? {}).SHUTDOWN_DELAY_MS = '15000'),
       /35000 ms of shutdown/,
@@ -118,6 +161,23 @@ describe('the checks catch what they are for', () => {
       expect(violations(broken(change)).join('\n')).toMatch(expected)
     })
   }
+
+  test('the route matcher follows Kubernetes: Exact whole paths, Prefix by path element', () => {
+    const ui = { path: '/ui', pathType: 'Prefix' }
+    expect(['/ui', '/ui/', '/ui/assets/app.css'].map((path) => matches(ui, path))).toEqual([
+      true,
+      true,
+      true,
+    ])
+    expect(['/uix', '/', '/u'].map((path) => matches(ui, path))).toEqual([false, false, false])
+    const root = { path: '/', pathType: 'Exact' }
+    expect(['/', '/healthz', ''].map((path) => matches(root, path))).toEqual([true, false, false])
+    const everything = { path: '/', pathType: 'Prefix' }
+    expect(['/healthz', '/metrics'].map((path) => matches(everything, path))).toEqual([true, true])
+    expect(matches({ path: '/docs', pathType: 'Exact' }, '/docs/')).toBe(false)
+    expect(matches({ path: '/v1/', pathType: 'Prefix' }, '/v1')).toBe(true)
+    expect(matches({ path: '/ui', pathType: 'ImplementationSpecific' }, '/healthz')).toBe(true)
+  })
 
   test('a field the API does not know (readinesProbe)', () => {
     const objects = broken((o) => (api(o).readinesProbe = {}))

@@ -4,6 +4,13 @@ import Ajv from 'ajv'
 import { parse } from 'yaml'
 import { comparableSet } from './lib/compare.ts'
 import { CONTRACT } from './lib/contract.ts'
+import {
+  INTERNAL_REQUESTS,
+  PUBLIC_REQUESTS,
+  PUBLIC_ROUTES,
+  routedRequests,
+  routeTable,
+} from './lib/ingress.ts'
 import { schemaErrors, unknownFields } from './lib/kubernetes-schema.ts'
 import { CHART, find, helm, helmTemplate, kustomize, run } from './lib/manifests.ts'
 import { POLICIES } from './lib/policy.ts'
@@ -48,6 +55,27 @@ describe('helm chart values', () => {
       merge(defaults, { api: { resources: { requests: { cpu: '1' }, limits: null } } }),
     ]
     expect(invalid.map((values) => validate(values))).toEqual(invalid.map(() => false))
+  })
+
+  test('the schema refuses Ingress paths that would route /healthz, /readyz or /metrics', () => {
+    const withPaths = (paths: unknown) => merge(defaults, { api: { ingress: { paths } } })
+    const refused = [
+      [{ path: '/', pathType: 'Prefix' }],
+      [{ path: '//', pathType: 'Prefix' }],
+      [{ path: '/healthz', pathType: 'Exact' }],
+      [{ path: '/readyz', pathType: 'Prefix' }],
+      [{ path: '/metrics/', pathType: 'Prefix' }],
+      [{ path: '/ui', pathType: 'ImplementationSpecific' }],
+      [{ path: '/ui' }],
+      [{ path: 'ui', pathType: 'Prefix' }],
+      [],
+    ]
+    expect(refused.map((paths) => validate(withPaths(paths)))).toEqual(refused.map(() => false))
+    const accepted = [
+      [{ path: '/', pathType: 'Exact' }],
+      [{ path: '/healthzz', pathType: 'Prefix' }],
+    ]
+    expect(accepted.map((paths) => validate(withPaths(paths)))).toEqual(accepted.map(() => true))
   })
 
   test('each config map accepts exactly the variables its process reads, less chart-owned ones', () => {
@@ -99,6 +127,47 @@ describe('helm chart rendered [needs the helm binary; skipped when it is not on 
     () => {
       const chart = comparableSet(helmTemplate([PRODUCTION_VALUES]))
       expect(chart).toEqual(comparableSet(kustomize('production')))
+    },
+  )
+
+  for (const values of [PRODUCTION_VALUES, `${import.meta.dir}/fixtures/ingress-values.yaml`]) {
+    test.skipIf(!helm)(
+      `with ${values.split('/').at(-1)} the Ingress routes /, /ui, /docs, /openapi.json and /v1 to the API, never /healthz, /readyz or /metrics`,
+      () => {
+        const ingress = find(helmTemplate([values]), 'Ingress', 'shiplog-api')
+        expect(ingress.spec.defaultBackend).toBeUndefined()
+        expect(routeTable(ingress)).toEqual(
+          PUBLIC_ROUTES.map((route) => ({ ...route, service: 'shiplog-api', port: 'http' })),
+        )
+        expect(routedRequests(ingress, PUBLIC_REQUESTS)).toEqual(PUBLIC_REQUESTS)
+        expect(routedRequests(ingress, [...INTERNAL_REQUESTS, '/uix', '/docs/x', '/v1x'])).toEqual(
+          [],
+        )
+      },
+    )
+  }
+
+  test.skipIf(!helm)(
+    'helm itself refuses a / Prefix or an internal path in api.ingress.paths',
+    () => {
+      const render = (path: string, pathType: string) => () =>
+        run([
+          helm ?? 'helm',
+          'template',
+          'shiplog',
+          CHART,
+          '--kube-version',
+          '1.30.0',
+          '--set',
+          'api.ingress.enabled=true',
+          '--set',
+          `api.ingress.paths[0].path=${path}`,
+          '--set',
+          `api.ingress.paths[0].pathType=${pathType}`,
+        ])
+      expect(render('/', 'Prefix')).toThrow(/api\.ingress\.paths\.0: Must not validate/)
+      expect(render('/metrics', 'Exact')).toThrow(/api\.ingress\.paths\.0\.path: Must not validate/)
+      expect(render('/', 'Exact')).not.toThrow()
     },
   )
 

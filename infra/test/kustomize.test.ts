@@ -1,4 +1,11 @@
 import { describe, expect, test } from 'bun:test'
+import {
+  INTERNAL_REQUESTS,
+  PUBLIC_REQUESTS,
+  PUBLIC_ROUTES,
+  routedRequests,
+  routeTable,
+} from './lib/ingress.ts'
 import { schemaErrors, unknownFields } from './lib/kubernetes-schema.ts'
 import { find, kustomize, ofKind } from './lib/manifests.ts'
 
@@ -35,6 +42,16 @@ for (const overlay of OVERLAYS) {
 
     test('no object has a field the API server would reject as unknown', () => {
       expect(kustomize(overlay).flatMap(unknownFields)).toEqual([])
+    })
+
+    test('the Ingress routes /, /ui, /docs, /openapi.json and /v1 to the API, never /healthz, /readyz or /metrics', () => {
+      const ingress = find(kustomize(overlay), 'Ingress', 'shiplog-api')
+      expect(ingress.spec.defaultBackend).toBeUndefined()
+      expect(routeTable(ingress)).toEqual(
+        PUBLIC_ROUTES.map((route) => ({ ...route, service: 'shiplog-api', port: 'http' })),
+      )
+      expect(routedRequests(ingress, PUBLIC_REQUESTS)).toEqual(PUBLIC_REQUESTS)
+      expect(routedRequests(ingress, [...INTERNAL_REQUESTS, '/uix', '/docs/x', '/v1x'])).toEqual([])
     })
 
     test('every object lands in the overlay namespace', () => {

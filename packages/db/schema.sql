@@ -35,6 +35,17 @@ create table applications (
   constraint applications_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 
+create table dashboard_sessions (
+  token_hash bytea not null,
+  api_key_id uuid not null,
+  csrf_token text not null,
+  created_at timestamp with time zone default now() not null,
+  expires_at timestamp with time zone not null,
+  constraint dashboard_sessions_api_key_id_fkey FOREIGN KEY (api_key_id) REFERENCES api_keys(id) ON DELETE CASCADE,
+  constraint dashboard_sessions_pkey PRIMARY KEY (token_hash),
+  constraint dashboard_sessions_token_hash_check CHECK ((length(token_hash) = 32))
+);
+
 create table deployment_aliases (
   id uuid not null,
   deployment_id uuid not null,
@@ -215,6 +226,8 @@ create table workspaces (
 CREATE INDEX api_keys_prefix ON public.api_keys USING btree (prefix);
 
 CREATE INDEX applications_by_name ON public.applications USING btree (workspace_id, name_key);
+
+CREATE INDEX dashboard_sessions_expiry ON public.dashboard_sessions USING btree (expires_at);
 
 CREATE INDEX deployment_aliases_by_deployment ON public.deployment_aliases USING btree (deployment_id);
 

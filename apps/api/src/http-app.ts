@@ -11,6 +11,7 @@ import { doraRoutes } from './modules/dora/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import type { Readiness } from './modules/health/readiness.ts'
 import { incidentRoutes } from './modules/incidents/index.ts'
+import { webRoutes } from './modules/web/index.ts'
 import { auth, type ClientAddress } from './plugins/auth/index.ts'
 import { KeyStore } from './plugins/auth/key-store.ts'
 import { problemDetails } from './plugins/problem/index.ts'
@@ -76,6 +77,17 @@ export function createHttpApp(deps: HttpAppDeps) {
     .use(problemDetails(reportUnexpected))
     .use(healthRoutes(deps.readiness))
     .use(docsRoutes())
+    .use(
+      webRoutes({
+        sql: deps.sql,
+        readSql: deps.readSql,
+        boss: deps.boss,
+        keys,
+        signInAttempts: new AddressLimiter(deps.unauthenticatedRateLimit),
+        clientAddress: deps.clientAddress,
+        reads: deps.reads,
+      }),
+    )
     .use(
       deploymentRoutes({
         sql: deps.sql,

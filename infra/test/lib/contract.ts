@@ -2,6 +2,14 @@ import { existsSync, readFileSync } from 'node:fs'
 import type { IContainer } from 'kubernetes-models/v1'
 import { parse } from 'yaml'
 import {
+  INTERNAL_REQUESTS,
+  type IngressRoute,
+  ingressRoutes,
+  matches,
+  PUBLIC_REQUESTS,
+  PUBLIC_ROUTES,
+} from './ingress.ts'
+import {
   CHART,
   find,
   type K8sObject,
@@ -64,22 +72,25 @@ interface IngressBackend {
   service: { name: string; port: { name?: string; number?: number } }
 }
 
+/** The container ports (names or numbers) of pods with these labels that a backend reaches. */
+function backendPorts(
+  objects: K8sObject[],
+  { service }: IngressBackend,
+  podLabels: Record<string, string>,
+): (string | number)[] {
+  const target = objects.find(
+    (object) => object.kind === 'Service' && object.metadata.name === service.name,
+  )
+  if (!target || !selects({ matchLabels: target.spec.selector }, podLabels)) return []
+  return (target.spec.ports as ServicePort[])
+    .filter((p) => p.name === service.port.name || p.port === service.port.number)
+    .map((p) => p.targetPort ?? p.port)
+}
+
 /** The container ports (names or numbers) of pods with these labels that an Ingress reaches. */
 function routedPorts(objects: K8sObject[], podLabels: Record<string, string>): (string | number)[] {
   return ofKind(objects, 'Ingress').flatMap((ingress) =>
-    (ingress.spec.rules ?? [])
-      .flatMap(
-        (rule: { http?: { paths: { backend: IngressBackend }[] } }) => rule.http?.paths ?? [],
-      )
-      .flatMap(({ backend: { service } }: { backend: IngressBackend }) => {
-        const target = objects.find(
-          (object) => object.kind === 'Service' && object.metadata.name === service.name,
-        )
-        if (!target || !selects({ matchLabels: target.spec.selector }, podLabels)) return []
-        return (target.spec.ports as ServicePort[])
-          .filter((p) => p.name === service.port.name || p.port === service.port.number)
-          .map((p) => p.targetPort ?? p.port)
-      }),
+    ingressRoutes(ingress).flatMap(({ backend }) => backendPorts(objects, backend, podLabels)),
   )
 }
 
@@ -187,6 +198,53 @@ export const CONTRACT: Record<string, Check> = {
         routed.length > 0 && `${where}: an Ingress routes to the metrics port ${name}`,
       ])
     }),
+
+  "the Ingress routes exactly the API's public paths to its http port, never /healthz, /readyz or /metrics":
+    (objects) => {
+      const api = processes(objects).find(({ component }) => component === 'api')
+      const http = api?.process?.port
+      const key = ({ pathType, path }: { pathType: string; path: string }) => `${pathType} ${path}`
+      const wanted = PUBLIC_ROUTES.map(key)
+      return ofKind(objects, 'Ingress').flatMap((ingress) => {
+        const where = `Ingress/${ingress.metadata.name}`
+        const routes = ingressRoutes(ingress)
+        const routed = routes.map(key)
+        const reachesApi = (route: IngressRoute) => {
+          if (!api || !http) return false
+          const port = api.container.ports?.find((candidate) => candidate.name === http.name)
+          return backendPorts(objects, route.backend, api.podLabels).some(
+            (target) => target === http.name || target === port?.containerPort,
+          )
+        }
+        return failed([
+          !api && `${where}: no API workload to route to`,
+          ingress.spec.defaultBackend !== undefined &&
+            `${where}: a defaultBackend routes every path, /healthz and /metrics too`,
+          ...wanted
+            .filter((route) => !routed.includes(route))
+            .map((route) => `${where}: does not route ${route}`),
+          ...routed
+            .filter((route) => !wanted.includes(route))
+            .map(
+              (route) => `${where}: routes ${route}, which is not one of the API's public paths`,
+            ),
+          ...routed
+            .filter((route, index) => wanted.includes(route) && routed.indexOf(route) !== index)
+            .map((route) => `${where}: routes ${route} more than once`),
+          ...routes
+            .filter((route) => api && !reachesApi(route))
+            .map((route) => `${where}: ${key(route)} does not reach the API's ${http?.name} port`),
+          ...INTERNAL_REQUESTS.flatMap((request) =>
+            routes
+              .filter((route) => matches(route, request))
+              .map((route) => `${where}: ${key(route)} routes ${request}`),
+          ),
+          ...PUBLIC_REQUESTS.filter(
+            (request) => !routes.some((route) => matches(route, request)),
+          ).map((request) => `${where}: no path routes ${request}`),
+        ])
+      })
+    },
 
   'terminationGracePeriodSeconds covers the shutdown delay and drain timeout': (objects) =>
     processes(objects).flatMap(({ object, process, pod, values }) => {

@@ -1,0 +1,31 @@
+// How the pages write times, durations and ratios. Times are UTC, written as the API writes them
+// minus the milliseconds, so what a page shows can be searched for in the API's answers.
+
+/** `2026-05-04 10:00 UTC` from an RFC 3339 instant. */
+export function utc(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+}
+
+/** A duration in seconds as people say it: `45 s`, `12 min`, `3 h 20 min`, `4 d 2 h`. */
+export function duration(seconds: number | null): string {
+  if (seconds === null) return 'no data'
+  const whole = Math.round(Math.max(0, seconds))
+  if (whole < 60) return `${whole} s`
+  const minutes = Math.round(whole / 60)
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 48) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`
+  const days = Math.floor(hours / 24)
+  return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`
+}
+
+/** How long before `now` an instant was: `5 min ago`, `3 d ago`. */
+export function age(iso: string, now: Date): string {
+  const seconds = (now.getTime() - Date.parse(iso)) / 1000
+  return seconds < 0 ? 'in the future' : `${duration(seconds)} ago`
+}
+
+/** A ratio as a percentage with one decimal, or `no data`. */
+export function percent(ratio: number | null): string {
+  return ratio === null ? 'no data' : `${(ratio * 100).toFixed(1)} %`
+}
