@@ -32,7 +32,12 @@ export const redirect = (location: string, headers: Record<string, string> = {})
 function problemPage(problem: HttpProblem, viewer?: Viewer): Response {
   const page: PageContent = {
     title: problem.title,
-    body: html`<h1>${problem.title}</h1><p class="notice error" role="alert">${problem.detail}</p>
+    body: html`<h1>${problem.title}</h1>
+<div class="notice error" role="alert">${
+      problem.errors?.length
+        ? html`<ul>${problem.errors.map((error) => html`<li><strong>${error.field}</strong> ${error.message}</li>`)}</ul>`
+        : html`<p>${problem.detail}</p>`
+    }</div>
 <p><a href="/ui">Back to the overview</a></p>`,
   }
   return pageResponse(layout(page, viewer), problem.status, problem.headers)

@@ -31,14 +31,16 @@ export function doraRoutes(deps: WebDeps) {
         ...(query.get('until') ? { until: query.get('until') as string } : {}),
       }
       if (environment === undefined) return doraPage(undefined, selection, environments)
-      // An exact window when the URL gives one (a shared link); else the last weeks up to now.
-      const until = selection.until ?? new Date().toISOString()
-      const since =
-        selection.since ??
-        new Date(
-          (selection.until ? Date.parse(selection.until) : Date.now()) - weeks * WEEK_MS,
-        ).toISOString()
-      const api = new URLSearchParams({ environment, since, until, bucket: 'week' })
+      // The window a shared link gives (validated as the API validates it); else the last
+      // weeks up to now.
+      const window: Record<string, string> =
+        selection.since || selection.until
+          ? {
+              ...(selection.since ? { since: selection.since } : {}),
+              ...(selection.until ? { until: selection.until } : {}),
+            }
+          : { since: new Date(Date.now() - weeks * WEEK_MS).toISOString() }
+      const api = new URLSearchParams({ environment, ...window, bucket: 'week' })
       if (selection.app) api.set('app', selection.app)
       if (selection.repository) api.set('repository', selection.repository)
       const parsed = queryOf(DoraQuery, apiRequestOf(api))
