@@ -61,7 +61,6 @@ const KEYS: Key[] = [
     value: (f) => f.changeFailRate.ratio,
     kind: 'line',
     format: (v) => percent(v),
-    yMax: 1,
     definition:
       'Failed deployments ÷ deployments that changed something (initial or forward). A deployment failed when a rollback returned past it, a later commit reverted one it delivered, or an incident named it as its cause; counted once.',
   },
@@ -86,7 +85,6 @@ const KEYS: Key[] = [
     value: (f) => f.deploymentReworkRate.ratio,
     kind: 'line',
     format: (v) => percent(v),
-    yMax: 1,
     definition:
       'Rollbacks, and deployments that fixed a failure (a revert, or shiplog notify --fixes), ÷ all deployments.',
   },
