@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ChangeFailure, ChangeFailureSignal } from '@shiplog/schema'
+import { launchBrowser } from '../../../apps/api/test/web/browser.ts'
 import { createShiplogClient } from '../src/index.ts'
 import { commitAt, git, inherited, notifyCheckout } from './git-repo.ts'
 import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
@@ -288,3 +289,41 @@ test('a replayed week gives every DORA figure and change type worked out by hand
   expect(elsewhere.deploymentReworkRate).toEqual({ rework: 0, deployments: 0, ratio: null })
   expect(elsewhere.series.map((bucket) => bucket.deploymentFrequency.deployments)).toEqual([0, 0])
 }, 90_000)
+
+test('the DORA page shows the same week to a person, in words', async () => {
+  const browser = await launchBrowser()
+  try {
+    const page = await (await browser.newContext()).newPage()
+    await page.goto(
+      `${live.url}/ui/dora?environment=production&since=2026-05-01T00:00:00Z&until=2026-05-08T00:00:00Z`,
+    )
+    await page.getByLabel('API key with the read scope').fill(key)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.waitForURL((url) => url.pathname === '/ui/dora')
+    const figuresOf = async (name: string) => {
+      const region = page.getByRole('region', { name })
+      return [
+        await region.locator('.figure').textContent(),
+        await region.locator('p.muted').textContent(),
+      ]
+    }
+    // The figures worked out above: 9 deployments in 7 days; lead time median 7,200 s and p90
+    // 60,480 s; 2 of 6 changes failed; recoveries 3,600 and 7,200 s; 3 of 9 deployments rework.
+    expect(await figuresOf('Deployment frequency')).toEqual(['1.29 / day', '9 deployments'])
+    expect(await figuresOf('Change lead time')).toEqual([
+      '2 h',
+      'median of 5 commits; 90th percentile 16 h 48 min',
+    ])
+    expect(await figuresOf('Change fail rate')).toEqual(['33.3 %', '2 of 6 changes failed'])
+    expect(await figuresOf('Failed deployment recovery time')).toEqual([
+      '1 h 30 min',
+      'median of 2 recoveries; 0 not recovered',
+    ])
+    expect(await figuresOf('Deployment rework rate')).toEqual([
+      '33.3 %',
+      '3 of 9 deployments were rework',
+    ])
+  } finally {
+    await browser.close()
+  }
+}, 60_000)
