@@ -16,6 +16,8 @@ export interface DoraPlan {
 
 /** The issue's target for one year of one environment, median, on this machine. */
 export const DORA_TARGET_MS = 300
+/** The dashboard's overview and DORA pages, server time at 1M deployments (issue 14). */
+export const PAGE_TARGET_MS = 150
 
 const DAY_MS = 86_400_000
 
@@ -116,6 +118,37 @@ export async function doraEndpoints(
         path: `/v1/deployments/${failed.id}`,
         targetMs: Number.POSITIVE_INFINITY,
         hasData: (body) => (body as { changeFailure?: unknown }).changeFailure != null,
+      },
+      // The dashboard's pages, signed in with the same key: server time to the last byte.
+      {
+        label: 'Page /ui (overview: every application × environment)',
+        path: '/ui',
+        targetMs: PAGE_TARGET_MS,
+        hasData: (body) => String(body).includes('<tbody><tr>'),
+      },
+      {
+        label: 'Page /ui/dora (production, the last 12 weeks)',
+        path: `/ui/dora?${new URLSearchParams({ environment })}`,
+        targetMs: PAGE_TARGET_MS,
+        hasData: (body) => String(body).includes('rect class="chart-bar"'),
+      },
+      {
+        label: 'Page /ui/dora (production, one year)',
+        path: `/ui/dora?${new URLSearchParams({ environment, since, until })}`,
+        targetMs: Number.POSITIVE_INFINITY,
+        hasData: (body) => String(body).includes('rect class="chart-bar"'),
+      },
+      {
+        label: 'Page /ui/deployments?environment=production',
+        path: `/ui/deployments?${new URLSearchParams({ environment })}`,
+        targetMs: Number.POSITIVE_INFINITY,
+        hasData: (body) => String(body).includes('<tbody><tr>'),
+      },
+      {
+        label: 'Page /ui/deployments/{id}, a failed deployment',
+        path: `/ui/deployments/${failed.id}`,
+        targetMs: Number.POSITIVE_INFINITY,
+        hasData: (body) => String(body).includes('Failed in production'),
       },
     ],
   }
