@@ -137,6 +137,8 @@ test('the timeline filters by environment, marks change types, and links each de
   await rows.filter({ hasText: '1.1.0' }).getByRole('link').click()
   await page.waitForURL(/\/ui\/deployments\/[0-9a-f-]{36}$/)
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('checkout 1.1.0')
+  // What it replaced: 1.0.0, the deployment before it in production.
+  expect(await page.locator('dl.facts').getByRole('link', { name: '1.0.0' }).count()).toBe(1)
   // A reader cannot void.
   expect(await page.getByRole('button', { name: 'Void deployment' }).count()).toBe(0)
   await context.close()

@@ -14,6 +14,7 @@ const SIGNAL = {
 export function deploymentPage(
   deployment: DeploymentStatus,
   commits: DeploymentCommits | undefined,
+  replaced: { id: string; version: string; deployedAt: string } | undefined,
   viewer: Viewer & { mayVoid: boolean; notice?: string },
 ): PageContent {
   const failure = deployment.changeFailure
@@ -31,6 +32,7 @@ ${viewer.notice ? html`<p class="notice" role="status">${viewer.notice}</p>` : '
 ${deployment.description ? html`<dt>Note</dt><dd>${deployment.description}</dd>` : ''}
 <dt>Received</dt><dd>${utc(deployment.receivedAt)}</dd>
 <dt>Recorded</dt><dd>${deployment.recordedAt ? utc(deployment.recordedAt) : '—'}</dd>
+${replaced ? html`<dt>Replaced</dt><dd><a href="/ui/deployments/${replaced.id}">${replaced.version}</a> <span class="muted">of ${utc(replaced.deployedAt)}</span></dd>` : ''}
 ${deployment.duplicateOf ? html`<dt>Repeats</dt><dd><a href="/ui/deployments/${deployment.duplicateOf}">an earlier delivery</a></dd>` : ''}
 ${deployment.failure ? html`<dt>Not recorded</dt><dd>${deployment.failure.reason} (${deployment.failure.attempts} attempts)</dd>` : ''}
 ${deployment.voided ? html`<dt>Voided</dt><dd>${utc(deployment.voided.at)}${deployment.voided.keyName ? html` by key ${deployment.voided.keyName}` : ''}${deployment.voided.reason ? html`: ${deployment.voided.reason}` : ''}</dd>` : ''}

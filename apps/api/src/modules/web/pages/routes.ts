@@ -1,4 +1,4 @@
-import { authorsOf, repositoryNames } from '@shiplog/db/queries/dashboard'
+import { authorsOf, replacedDeployment, repositoryNames } from '@shiplog/db/queries/dashboard'
 import { allows, type DeploymentCommits } from '@shiplog/schema'
 import { Elysia } from 'elysia'
 import { queryOf } from '../../../lib/parameters.ts'
@@ -88,7 +88,10 @@ export function dashboardPages(deps: WebDeps) {
             throw error
           }),
         )
-        return deploymentPage(deployment, commits, {
+        const replaced = await read(page, () =>
+          replacedDeployment(deps.readSql, owner.workspaceId, deployment.duplicateOf ?? id),
+        )
+        return deploymentPage(deployment, commits, replaced, {
           ...page.viewer,
           mayVoid: allows(owner.scopes, 'admin'),
           ...(page.url.searchParams.has('voided') ? { notice: 'Voided.' } : {}),
