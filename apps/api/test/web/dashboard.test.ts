@@ -113,6 +113,33 @@ test('signing in with a read key opens the overview; the key is in no URL, page 
   await context.close()
 }, 30_000)
 
+test('with JavaScript off, every page reads and its filters work', async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await signIn(context, reader)
+  await page.getByLabel('Repository').selectOption('acme/shop')
+  await page.getByRole('button', { name: 'Filter' }).click()
+  await page.waitForURL((url) => url.searchParams.get('repository') === 'acme/shop')
+  expect(await page.getByRole('row').filter({ hasText: 'checkout' }).count()).toBe(1)
+  await page.goto(
+    `${base}/ui/dora?environment=production&since=2026-05-04T00%3A00%3A00Z&until=2026-05-11T00%3A00%3A00Z`,
+  )
+  expect(
+    await page
+      .getByRole('region', { name: 'Deployment frequency' })
+      .locator('.figure')
+      .textContent(),
+  ).toBe('0.43 / day')
+  await context.close()
+}, 30_000)
+
+test('with JavaScript on, choosing a repository applies it at once', async () => {
+  const context = await browser.newContext()
+  const page = await signIn(context, reader)
+  await page.getByLabel('Repository').selectOption('acme/shop')
+  await page.waitForURL((url) => url.searchParams.get('repository') === 'acme/shop')
+  await context.close()
+}, 30_000)
+
 test('pages send a strict CSP; the overview filters by repository through its URL', async () => {
   const context = await browser.newContext()
   const page = await signIn(context, reader)
@@ -153,6 +180,16 @@ test('an admin voids a deployment, with a reason and a confirmation; it leaves t
   // Not confirmed: refused, nothing voided.
   expect(await page.getByRole('button', { name: 'Void deployment' }).count()).toBe(1)
   await page.getByLabel('I understand').check()
+  // With JavaScript on, the page asks once more; dismissed, nothing is sent.
+  const questions: string[] = []
+  page.once('dialog', (dialog) => {
+    questions.push(dialog.message())
+    return dialog.dismiss()
+  })
+  await page.getByRole('button', { name: 'Void deployment' }).click()
+  expect(questions).toEqual(['Void checkout 1.2.0 in staging? It leaves every list and figure.'])
+  expect(await page.getByRole('button', { name: 'Void deployment' }).count()).toBe(1)
+  page.once('dialog', (dialog) => dialog.accept())
   await page.getByRole('button', { name: 'Void deployment' }).click()
   await page.waitForURL((url) => url.searchParams.has('voided'))
   expect(await page.getByRole('status').textContent()).toBe('Voided.')

@@ -66,18 +66,34 @@ details.definition summary { cursor: pointer; color: var(--accent); }
 @media (max-width: 600px) { main { padding: 12px; } header.top .who { margin-left: 0; } }
 `
 
-const hash = createHash('sha256').update(STYLESHEET).digest('hex').slice(0, 12)
+// The little the pages do with JavaScript on, each a shortcut for what works without it: a
+// filter select applies itself when changed, and a destructive form asks once more.
+const SCRIPT = `
+document.addEventListener('change', (event) => {
+  const field = event.target
+  if (field instanceof HTMLSelectElement && field.dataset.autosubmit !== undefined) field.form?.requestSubmit()
+})
+document.addEventListener('submit', (event) => {
+  const question = event.target instanceof HTMLFormElement ? event.target.dataset.confirm : undefined
+  if (question && !window.confirm(question)) event.preventDefault()
+})
+`
 
-/** Where pages link the stylesheet. */
-export const STYLESHEET_PATH = `/ui/assets/shiplog.${hash}.css`
+const hashOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12)
 
-/** The stylesheet's response: cached for a year, as its URL changes with its content. */
-export function stylesheetResponse(): Response {
-  return new Response(STYLESHEET, {
+/** Where pages link the stylesheet and the script. */
+export const STYLESHEET_PATH = `/ui/assets/shiplog.${hashOf(STYLESHEET)}.css`
+export const SCRIPT_PATH = `/ui/assets/shiplog.${hashOf(SCRIPT)}.js`
+
+// Cached for a year: each URL changes with its content.
+const asset = (body: string, type: string) => () =>
+  new Response(body, {
     headers: {
-      'content-type': 'text/css; charset=utf-8',
+      'content-type': `${type}; charset=utf-8`,
       'cache-control': 'public, max-age=31536000, immutable',
       'x-content-type-options': 'nosniff',
     },
   })
-}
+
+export const stylesheetResponse = asset(STYLESHEET, 'text/css')
+export const scriptResponse = asset(SCRIPT, 'text/javascript')

@@ -1,6 +1,6 @@
 import { allows } from '@shiplog/schema'
 import { Elysia } from 'elysia'
-import { STYLESHEET_PATH, stylesheetResponse } from './assets.ts'
+import { SCRIPT_PATH, STYLESHEET_PATH, scriptResponse, stylesheetResponse } from './assets.ts'
 import { formOf } from './form.ts'
 import { layout, pageResponse } from './layout.ts'
 import { dashboardPages } from './pages/routes.ts'
@@ -26,6 +26,7 @@ export function webRoutes(deps: WebDeps) {
   return new Elysia()
     .get('/', () => redirect('/ui'))
     .get(STYLESHEET_PATH, () => stylesheetResponse())
+    .get(SCRIPT_PATH, () => scriptResponse())
     .get('/ui/sign-in', async ({ request }) => {
       const next = safeNext(new URL(request.url).searchParams.get('next'))
       if (await sessionOf(deps.sql, request)) return redirect(next)

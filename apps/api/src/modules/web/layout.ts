@@ -1,5 +1,5 @@
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
-import { STYLESHEET_PATH } from './assets.ts'
+import { SCRIPT_PATH, STYLESHEET_PATH } from './assets.ts'
 import { type Html, html } from './html.ts'
 
 // Nothing but our own stylesheet loads, no script runs inline, no page frames ours, and forms
@@ -37,6 +37,7 @@ export function layout(page: PageContent, viewer?: Viewer): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} · Shiplog</title>
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
+<script src="${SCRIPT_PATH}" defer></script>
 </head>
 <body>
 <a class="skip" href="#content">Skip to content</a>

@@ -71,7 +71,7 @@ ${
   viewer.mayVoid && deployment.status === 'recorded'
     ? html`<h2>Void this deployment</h2>
 <p>Voiding keeps it for audit but leaves it out of every list, the overview and every metric. It cannot be undone.</p>
-<form class="stack" method="post" action="/ui/deployments/${deployment.id}/void">
+<form class="stack" method="post" action="/ui/deployments/${deployment.id}/void" data-confirm="Void ${deployment.app} ${deployment.version} in ${deployment.environment}? It leaves every list and figure.">
 <input type="hidden" name="csrf" value="${viewer.csrfToken}">
 <label for="reason">Reason<input id="reason" name="reason" maxlength="500" required></label>
 <label><span><input type="checkbox" name="confirm" value="yes" required> I understand this deployment leaves every figure</span></label>

@@ -123,13 +123,13 @@ export function doraPage(
     section: '/ui/dora',
     body: html`<h1>How we deliver</h1>
 <form class="filters" method="get" action="/ui/dora">
-<label for="dora-environment">Environment<select id="dora-environment" name="environment">
+<label for="dora-environment">Environment<select id="dora-environment" name="environment" data-autosubmit>
 ${environments.map(
   (name) =>
     html`<option value="${name}"${name.toLowerCase() === selection.environment?.toLowerCase() ? html` selected` : ''}>${name}</option>`,
 )}
 </select></label>
-<label for="dora-weeks">Window<select id="dora-weeks" name="weeks">
+<label for="dora-weeks">Window<select id="dora-weeks" name="weeks" data-autosubmit>
 ${WINDOW_WEEKS.map(
   (weeks) =>
     html`<option value="${weeks}"${weeks === selection.weeks ? html` selected` : ''}>last ${weeks} weeks</option>`,

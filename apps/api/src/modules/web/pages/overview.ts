@@ -21,7 +21,7 @@ export function overviewPage(
     body: html`<h1>What runs where</h1>
 <form class="filters" method="get" action="/ui">
 <label for="repository">Repository
-<select id="repository" name="repository">
+<select id="repository" name="repository" data-autosubmit>
 <option value="">All repositories</option>
 ${options.repositories.map(
   (name) =>
