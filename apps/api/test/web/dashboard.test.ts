@@ -302,6 +302,8 @@ test('no page has a serious or critical accessibility violation', async () => {
     `/ui/deployments/${deployment?.id}`,
     '/ui/dora?environment=production',
     '/ui/incidents',
+    // A problem page: an unknown deployment.
+    '/ui/deployments/00000000-0000-4000-8000-000000000000',
   ]) {
     await page.goto(base + path)
     found[path] = await seriousAccessibilityViolations(page)

@@ -145,6 +145,12 @@ export async function doraEndpoints(
         hasData: (body) => String(body).includes('<tbody><tr>'),
       },
       {
+        label: 'Page /ui/incidents',
+        path: '/ui/incidents',
+        targetMs: Number.POSITIVE_INFINITY,
+        hasData: (body) => String(body).includes('<h1>Incidents</h1>'),
+      },
+      {
         label: 'Page /ui/deployments/{id}, a failed deployment',
         path: `/ui/deployments/${failed.id}`,
         targetMs: Number.POSITIVE_INFINITY,
