@@ -29,3 +29,15 @@ export function age(iso: string, now: Date): string {
 export function percent(ratio: number | null): string {
   return ratio === null ? 'no data' : `${(ratio * 100).toFixed(1)} %`
 }
+
+// Axis tops for durations, so the gridlines read as whole times (the middle one is half).
+const DURATION_TOPS = [
+  60, 120, 300, 600, 1_200, 1_800, 3_600, 7_200, 14_400, 21_600, 43_200, 86_400, 172_800, 345_600,
+  604_800, 1_209_600, 2_592_000, 5_184_000, 7_776_000, 15_552_000, 31_536_000,
+]
+
+/** The smallest whole duration (a minute … a year) at or above `seconds`; undefined for no data. */
+export function durationAxisTop(seconds: number): number | undefined {
+  if (!Number.isFinite(seconds) || seconds <= 0) return undefined
+  return DURATION_TOPS.find((top) => top >= seconds) ?? seconds
+}

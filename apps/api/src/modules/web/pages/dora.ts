@@ -1,6 +1,6 @@
 import type { DoraFigures, DoraMetrics } from '@shiplog/schema'
 import { trendChart } from '../chart.ts'
-import { duration, percent, utc } from '../format.ts'
+import { duration, durationAxisTop, percent, utc } from '../format.ts'
 import { type Html, html } from '../html.ts'
 import type { PageContent } from '../layout.ts'
 
@@ -25,7 +25,8 @@ interface Key {
   value: (figures: DoraFigures) => number | null
   kind: 'bars' | 'line'
   format: (value: number) => string
-  yMax?: number
+  /** Durations get axes in whole times, not decimal seconds. */
+  durations?: true
   definition: string
 }
 
@@ -50,6 +51,7 @@ const KEYS: Key[] = [
     value: (f) => f.changeLeadTime.medianSeconds,
     kind: 'line',
     format: (v) => duration(v),
+    durations: true,
     definition:
       "For each commit first delivered to the environment by a deployment in the window: that deployment's deployedAt minus the commit's committer time. Commits of an application's first deployment are left out.",
   },
@@ -73,6 +75,7 @@ const KEYS: Key[] = [
     value: (f) => f.failedDeploymentRecoveryTime.medianSeconds,
     kind: 'line',
     format: (v) => duration(v),
+    durations: true,
     definition:
       'From a failed deployment to what recovered it: the rollback, the reverting deployment, or the resolution of the incident. Failures not recovered yet are counted apart.',
   },
@@ -95,6 +98,9 @@ function keyPanel(key: Key, metrics: DoraMetrics): Html {
     label: bucket.start.slice(0, 10),
     value: key.value(bucket),
   }))
+  const axisTop = key.durations
+    ? durationAxisTop(Math.max(0, ...points.map((point) => point.value ?? 0)))
+    : undefined
   return html`<section class="key" aria-labelledby="key-${key.id}">
 <h2 id="key-${key.id}">${key.title}</h2>
 <p class="figure">${key.figure(metrics)}</p>
@@ -106,7 +112,7 @@ ${trendChart({
   points,
   format: key.format,
   kind: key.kind,
-  ...(key.yMax === undefined ? {} : { yMax: key.yMax }),
+  ...(axisTop === undefined ? {} : { yMax: axisTop }),
 })}
 <details class="definition"><summary>How it is computed</summary><p>${key.definition}</p></details>
 </section>`
