@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { type Harness, startHarness, validDeployment } from '../harness.ts'
-import {
-  launchBrowser,
-  newAccessibilityContext,
-  seriousAccessibilityViolations,
-} from './browser.ts'
+import { type Harness, validDeployment } from '../harness.ts'
+import { newAccessibilityContext, seriousAccessibilityViolations } from './browser.ts'
+import { type ServedDashboard, serveDashboard, signIn as signInAt } from './served-dashboard.ts'
 
 // The dashboard end to end: a real Shiplog (API and worker on a fresh database) served on a port,
 // driven by Debian's Chromium as a person would use it.
 
+let dashboard: ServedDashboard
 let h: Harness
 let base: string
-let stop: () => Promise<void>
 let browser: Browser
 let reader: string
 let admin: string
@@ -22,10 +19,8 @@ const HOSTILE_APP = '<script>alert(1)</script>'
 const RTL_APP = 'متجر-\u202Eevil'
 
 beforeAll(async () => {
-  h = await startHarness()
-  const served = await h.serve()
-  base = served.base
-  stop = served.stop
+  dashboard = await serveDashboard()
+  ;({ h, base, browser } = dashboard)
   const issue = async (name: string, scopes: string[]) =>
     (await issueApiKey(h.sql, { workspace: 'acme', name, scopes: scopes as never })).key
   reader = await issue('reader', ['read'])
@@ -66,24 +61,12 @@ beforeAll(async () => {
     expect(response.status).toBe(202)
   }
   await h.drain()
-  browser = await launchBrowser()
 }, 60_000)
 
-afterAll(async () => {
-  await browser?.close()
-  await stop?.()
-  await h?.close()
-})
+afterAll(() => dashboard?.close())
 
-async function signIn(context: BrowserContext, key: string, path = '/ui'): Promise<Page> {
-  const page = await context.newPage()
-  await page.goto(base + path)
-  expect(new URL(page.url()).pathname).toBe('/ui/sign-in')
-  await page.getByLabel('API key with the read scope').fill(key)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.waitForURL((url) => url.pathname !== '/ui/sign-in')
-  return page
-}
+const signIn = (context: BrowserContext, key: string, path?: string): Promise<Page> =>
+  signInAt(context, base, key, path)
 
 test('signing in with a read key opens the overview; the key is in no URL, page or storage', async () => {
   const context = await browser.newContext()

@@ -2,16 +2,16 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdir } from 'node:fs/promises'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import type { Browser, Page } from 'playwright-core'
-import { type Harness, startHarness, validDeployment } from '../harness.ts'
-import { launchBrowser } from './browser.ts'
+import { type Harness, validDeployment } from '../harness.ts'
+import { type ServedDashboard, serveDashboard, signIn } from './served-dashboard.ts'
 
 // The overview and DORA pages with twelve weeks of a small team's deployments, at a phone's
 // width and a desktop's: nothing overflows sideways, and `bun run screenshots`
 // (SHIPLOG_SCREENSHOTS=1) writes the desktop views to docs/screenshots/ for the README.
 
+let dashboard: ServedDashboard
 let h: Harness
 let base: string
-let stop: () => Promise<void>
 let browser: Browser
 let key: string
 
@@ -23,10 +23,8 @@ const APPS = ['checkout', 'search', 'billing', 'accounts']
 const sha = (n: number) => n.toString(16).padStart(6, '0').repeat(7).slice(0, 40)
 
 beforeAll(async () => {
-  h = await startHarness()
-  const served = await h.serve()
-  base = served.base
-  stop = served.stop
+  dashboard = await serveDashboard()
+  ;({ h, base, browser } = dashboard)
   key = (await issueApiKey(h.sql, { workspace: 'demo', name: 'screens', scopes: ['read'] })).key
   const pipeline = (
     await issueApiKey(h.sql, { workspace: 'demo', name: 'ci', rateLimitPerMinute: 10_000_000 })
@@ -85,23 +83,13 @@ beforeAll(async () => {
     })
     expect(response.status).toBe(204)
   }
-  browser = await launchBrowser()
 }, 120_000)
 
-afterAll(async () => {
-  await browser?.close()
-  await stop?.()
-  await h?.close()
-})
+afterAll(() => dashboard?.close())
 
 async function signedInPage(width: number): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 } })
-  const page = await context.newPage()
-  await page.goto(`${base}/ui/sign-in`)
-  await page.getByLabel('API key with the read scope').fill(key)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.waitForURL((url) => url.pathname === '/ui')
-  return page
+  return signIn(context, base, key)
 }
 
 const PAGES = {
