@@ -22,6 +22,9 @@ export interface WebDeps {
   reads: ReadSlots
 }
 
+/** A deployment or incident id as the pages' paths carry it. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 export const redirect = (location: string, headers: Record<string, string> = {}) =>
   new Response(null, {
     status: 303,

@@ -5,13 +5,9 @@ import { queryOf } from '../../../lib/parameters.ts'
 import { HttpProblem } from '../../../plugins/problem/index.ts'
 import { ListIncidentsQuery } from '../../incidents/model.ts'
 import { changeIncident, listWorkspaceIncidents, openIncident } from '../../incidents/service.ts'
-import { type PageRequest, signedIn, type WebDeps } from '../signed-in.ts'
+import { type PageRequest, redirect, signedIn, UUID, type WebDeps } from '../signed-in.ts'
 import { incidentsPage } from './incidents.ts'
 import { apiRequestOf, pageQuery } from './routes.ts'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const seeOther = (location: string) =>
-  new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } })
 
 function requireWrite(page: PageRequest): void {
   if (!allows(page.session.owner.scopes, 'incidents:write')) {
@@ -69,7 +65,7 @@ export function incidentRoutes(deps: WebDeps) {
           },
           new Date(),
         )
-        return seeOther('/ui/incidents?notice=opened')
+        return redirect('/ui/incidents?notice=opened')
       }),
       { parse: 'none' },
     )
@@ -83,7 +79,7 @@ export function incidentRoutes(deps: WebDeps) {
         await changeIncident(deps.sql, page.session.owner, id, {
           resolvedAt: new Date().toISOString(),
         })
-        return seeOther('/ui/incidents?notice=resolved')
+        return redirect('/ui/incidents?notice=resolved')
       }),
       { parse: 'none' },
     )

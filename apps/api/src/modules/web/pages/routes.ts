@@ -11,14 +11,12 @@ import {
   listWorkspaceDeployments,
   voidWorkspaceDeployment,
 } from '../../deployments/service.ts'
-import { type PageRequest, signedIn, type WebDeps } from '../signed-in.ts'
+import { type PageRequest, redirect, signedIn, UUID, type WebDeps } from '../signed-in.ts'
 import { deploymentPage } from './deployment.ts'
 import { deploymentsPage, type TimelineFilters } from './deployments.ts'
 import { doraRoutes } from './dora-routes.ts'
 import { incidentRoutes } from './incident-routes.ts'
 import { overviewPage } from './overview.ts'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The query of a page URL, without the empty fields a GET form sends. */
 export function pageQuery(url: URL): URLSearchParams {
@@ -124,10 +122,7 @@ export function dashboardPages(deps: WebDeps) {
         }
         const reason = (form.get('reason') ?? '').trim().slice(0, 500) || null
         await voidWorkspaceDeployment(clients, deps.boss, owner, id, reason)
-        return new Response(null, {
-          status: 303,
-          headers: { location: `/ui/deployments/${id}?voided=1`, 'cache-control': 'no-store' },
-        })
+        return redirect(`/ui/deployments/${id}?voided=1`)
       }),
       { parse: 'none' },
     )
