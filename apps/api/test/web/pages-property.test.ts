@@ -192,3 +192,40 @@ test('with the session token, the forms do what they say (and bad input is a 4xx
   expect(opened.status).toBe(303)
   expect(await h.sql`select 1 from incidents where title = 'Errors'`).toHaveLength(1)
 })
+
+test('a NUL in any filter of any page is a 4xx page, never a query (Postgres refuses NUL)', async () => {
+  const cases = [
+    '/ui?repository=a%00b',
+    '/ui/deployments?app=%00',
+    '/ui/deployments?environment=%00',
+    '/ui/dora?environment=%00',
+    '/ui/dora?environment=production&app=%00',
+    '/ui/incidents?environment=%00',
+  ]
+  for (const path of cases) {
+    const response = await h.api.fetch(
+      new Request(`http://shiplog.test${path}`, { headers: { cookie } }),
+    )
+    expect({ path, status: response.status }).toEqual({ path, status: 422 })
+    expect(await response.text()).toContain('<h1>')
+  }
+  const post = (path: string, fields: Record<string, string>) =>
+    h.api.fetch(
+      new Request(`http://shiplog.test${path}`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf, ...fields }),
+      }),
+    )
+  const forms: [string, Record<string, string>][] = [
+    ['/ui/incidents', { title: 'a\u0000b', environment: 'production' }],
+    ['/ui/incidents', { title: 'x', environment: 'production', app: '\u0000' }],
+    [`/ui/deployments/${deploymentId}/void`, { reason: 'a\u0000b', confirm: 'yes' }],
+  ]
+  for (const [path, fields] of forms) {
+    const response = await post(path, fields)
+    expect({ path, fields, status: response.status }).toEqual({ path, fields, status: 422 })
+  }
+  expect(await h.sql`select 1 from deployments where voided_at is not null`).toHaveLength(0)
+  expect(h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
+})

@@ -1,8 +1,9 @@
 import { authorsOf, replacedDeployment, repositoryNames } from '@shiplog/db/queries/dashboard'
-import { allows, type DeploymentCommits } from '@shiplog/schema'
+import { allows, type DeploymentCommits, DeploymentVoidInput, validateBody } from '@shiplog/schema'
 import { Elysia } from 'elysia'
 import { queryOf } from '../../../lib/parameters.ts'
-import { HttpProblem } from '../../../plugins/problem/index.ts'
+import { HttpProblem, problems } from '../../../plugins/problem/index.ts'
+import { ByRepositoryQuery } from '../../catalog/model.ts'
 import { workspaceState } from '../../catalog/service.ts'
 import { deploymentCommitsOf } from '../../deployments/commits.ts'
 import { ListDeploymentsQuery } from '../../deployments/model.ts'
@@ -40,7 +41,8 @@ export function dashboardPages(deps: WebDeps) {
     .get(
       '/ui',
       signedIn(deps, async (page) => {
-        const repository = page.url.searchParams.get('repository') || undefined
+        // Checked as GET /v1/state checks it: a NUL or an overlong name is a 422, not a query.
+        const { repository } = queryOf(ByRepositoryQuery, apiRequestOf(pageQuery(page.url)))
         const owner = page.session.owner
         const [matrix, repositories] = await read(page, () =>
           Promise.all([
@@ -120,7 +122,11 @@ export function dashboardPages(deps: WebDeps) {
             'Tick the box that confirms the deployment leaves every figure, then void it.',
           )
         }
-        const reason = (form.get('reason') ?? '').trim().slice(0, 500) || null
+        // The reason is checked as DELETE /v1/deployments/{id} checks its body.
+        const given = (form.get('reason') ?? '').trim()
+        const body = validateBody(DeploymentVoidInput, given ? { reason: given } : {})
+        if (!body.ok) throw problems.validation(body.errors)
+        const reason = (body.value.reason as string | undefined) ?? null
         await voidWorkspaceDeployment(clients, deps.boss, owner, id, reason)
         return redirect(`/ui/deployments/${id}?voided=1`)
       }),
