@@ -176,15 +176,17 @@ test('property: any form post is answered without a 5xx; without the session tok
   expect(h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
 }, 120_000)
 
+/** A form posted from the session's own pages: its cookie and its CSRF token. */
+const post = (path: string, fields: Record<string, string>) =>
+  h.api.fetch(
+    new Request(`http://shiplog.test${path}`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, ...fields }),
+    }),
+  )
+
 test('with the session token, the forms do what they say (and bad input is a 4xx page)', async () => {
-  const post = (path: string, fields: Record<string, string>) =>
-    h.api.fetch(
-      new Request(`http://shiplog.test${path}`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ csrf, ...fields }),
-      }),
-    )
   const bad = await post('/ui/incidents', { title: 'x', environment: 'nowhere' })
   expect(bad.status).toBe(422)
   expect(await bad.text()).toContain('has no deployments in your workspace')
@@ -209,14 +211,6 @@ test('a NUL in any filter of any page is a 4xx page, never a query (Postgres ref
     expect({ path, status: response.status }).toEqual({ path, status: 422 })
     expect(await response.text()).toContain('<h1>')
   }
-  const post = (path: string, fields: Record<string, string>) =>
-    h.api.fetch(
-      new Request(`http://shiplog.test${path}`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ csrf, ...fields }),
-      }),
-    )
   const forms: [string, Record<string, string>][] = [
     ['/ui/incidents', { title: 'a\u0000b', environment: 'production' }],
     ['/ui/incidents', { title: 'x', environment: 'production', app: '\u0000' }],

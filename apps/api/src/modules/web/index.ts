@@ -37,22 +37,16 @@ export function webRoutes(deps: WebDeps) {
       async ({ request, server }) => {
         const form = await formOf(request).catch(() => new URLSearchParams())
         const next = safeNext(form.get('next'))
-        const refuse = (error: string, status: number) =>
-          pageResponse(layout(signInPage({ next, error })), status)
+        const refuse = (error: string, status: number, headers: Record<string, string> = {}) =>
+          pageResponse(layout(signInPage({ next, error })), status, headers)
         if (!sameOrigin(request)) return refuse('Sign in from this page.', 403)
         const address = deps.clientAddress(request, server)
         const decision = deps.signInAttempts.take(address)
         if (!decision.allowed) {
-          return pageResponse(
-            layout(
-              signInPage({
-                next,
-                error: `Too many attempts from this address: wait ${decision.retryAfterSeconds} s.`,
-              }),
-            ),
-            429,
-            { 'retry-after': String(decision.retryAfterSeconds) },
-          )
+          const wait = String(decision.retryAfterSeconds)
+          return refuse(`Too many attempts from this address: wait ${wait} s.`, 429, {
+            'retry-after': wait,
+          })
         }
         const key = (form.get('key') ?? '').trim()
         const owner = key ? await deps.keys.verify(key) : undefined

@@ -70,13 +70,15 @@ export function signedIn(
     }
     const viewer = { owner: session.owner, csrfToken: session.csrfToken }
     try {
-      const form = request.method === 'GET' ? new URLSearchParams() : await formOf(request)
-      if (request.method !== 'GET') {
-        if (!sameOrigin(request) || !csrfMatches(session, form.get('csrf') ?? undefined)) {
-          throw problems.forbidden(
-            'This form was not sent from a page of this session: reload the page and try again.',
-          )
-        }
+      const posted = request.method !== 'GET'
+      const form = posted ? await formOf(request) : new URLSearchParams()
+      if (
+        posted &&
+        (!sameOrigin(request) || !csrfMatches(session, form.get('csrf') ?? undefined))
+      ) {
+        throw problems.forbidden(
+          'This form was not sent from a page of this session: reload the page and try again.',
+        )
       }
       const answer = await handler({ request, url, session, viewer, form })
       return answer instanceof Response ? answer : pageResponse(layout(answer, viewer))
