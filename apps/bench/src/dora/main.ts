@@ -7,6 +7,7 @@ import { writeSection } from '../benchmarks-file.ts'
 import { type BenchApi, startApi } from '../read/api.ts'
 import { createBenchDatabase } from '../read/database.ts'
 import { waitForQuietHost } from '../read/host-cpu.ts'
+import { cleanUpOnInterrupt } from '../read/interrupt.ts'
 import { describeSetting } from '../read/setting.ts'
 import { timeEndpoints } from '../read/timing.ts'
 import { doraEndpoints, doraPlanFrom } from './plan.ts'
@@ -18,13 +19,11 @@ const log = (message: string) => console.log(`[bench:dora] ${message}`)
 const server = await testServer()
 const database = await createBenchDatabase(server.url)
 let api: BenchApi | undefined
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, async () => {
-    await api?.process.stop()
-    await database.close(plan.keepDatabase)
-    await stopTestServer()
-    process.exit(130)
-  })
+cleanUpOnInterrupt(async () => {
+  await api?.process.stop()
+  await database.close(plan.keepDatabase)
+  await stopTestServer()
+}, log)
 try {
   const setting = await describeSetting(
     database.sql,

@@ -7,6 +7,7 @@ import { type BenchApi, startApi } from './api.ts'
 import { type BenchDatabase, createBenchDatabase } from './database.ts'
 import { chooseEndpoints } from './endpoints.ts'
 import { waitForQuietHost } from './host-cpu.ts'
+import { cleanUpOnInterrupt } from './interrupt.ts'
 import { readPlanFrom } from './plan.ts'
 import {
   anyFailed,
@@ -56,15 +57,11 @@ async function measureSize(
 const server = await testServer()
 const database = await createBenchDatabase(server.url)
 let api: BenchApi | undefined
-// Interrupted (a run takes a quarter of an hour), still stop the API and drop the database.
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, async () => {
-    log(`${signal}: stopping the API, dropping the database`)
-    await api?.process.stop()
-    await database.close(plan.keepDatabase)
-    await stopTestServer()
-    process.exit(130)
-  })
+cleanUpOnInterrupt(async () => {
+  await api?.process.stop()
+  await database.close(plan.keepDatabase)
+  await stopTestServer()
+}, log)
 try {
   const setting = await describeSetting(
     database.sql,
