@@ -138,7 +138,8 @@ async function factsFigures(
   const { query, environmentId, selected, plan } = read
   // The window's percentiles sort a year's lead times (hundreds of thousands) in memory.
   await tx`set local work_mem = '64MB'`
-  const at = (micros: bigint) => tx`${instantFromMicros(micros).iso}::text::timestamptz`
+  const isoOf = (micros: bigint) => instantFromMicros(micros).iso
+  const at = (micros: bigint) => tx`${isoOf(micros)}::text::timestamptz`
   const since = at(query.since)
   const until = at(query.until)
   // Numbered as bucketSpans numbers them: 0 for the window's first bucket.
@@ -166,7 +167,6 @@ async function factsFigures(
        and f.deployed_at >= ${since} and f.deployed_at < ${until}
        and ${bound}
        ${ofSelected(tx`f.application_id`)}`
-  const isoOf = (micros: bigint) => instantFromMicros(micros).iso
   return tx<FactsRow[]>`
     with window_facts as not materialized (
       ${windowFacts(tx`cardinality(f.lead_seconds) <= 200`)}
