@@ -111,6 +111,7 @@ const body = JSON.stringify({
 const key = freshKey ?? '<your key>'
 console.log(`
   Shiplog is running on ${base}
+  The dashboard: ${base}/ui (sign in with a key that has the read scope)
 ${
   freshKey
     ? `

@@ -131,7 +131,9 @@ describe('the checks catch what they are for', () => {
     [
       'an Ingress route to the worker',
       (o) =>
-        (find(o, 'Ingress', 'shiplog-api').spec.rules[0].http.paths[4].backend.service = {
+        (find(o, 'Ingress', 'shiplog-api').spec.rules[0].http.paths.find(
+          (route: { path: string }) => route.path === '/v1',
+        ).backend.service = {
           name: 'shiplog-worker',
           port: { name: 'metrics' },
         }),

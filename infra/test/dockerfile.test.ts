@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
-import { contextCopies, envOf, parseDockerfile } from './lib/dockerfile.ts'
+import { contextCopies, envOf, labelsOf, parseDockerfile, userOf } from './lib/dockerfile.ts'
 import { REPO } from './lib/manifests.ts'
 import { PROCESSES } from './lib/processes.ts'
 
@@ -66,13 +66,58 @@ describe('Dockerfile', () => {
       expect({ path, exists: existsSync(`${REPO}${path}`) }).toEqual({ path, exists: true })
   })
 
-  test('runs as the non-root bun user (uid 1000) in /app, production mode, no transpiler cache', () => {
-    const users = runtime?.instructions.filter((i) => i.op === 'USER').map((i) => i.args[0])
-    expect(users?.at(-1)).toMatch(/^(1000|bun)(:1000|:bun)?$/)
+  test('the runtime stage ships the CLI bundle the API serves at /cli/shiplog.mjs', () => {
+    const bundle = 'apps/api/src/modules/cli/dist/shiplog.mjs'
+    expect(existsSync(`${REPO}${bundle}`)).toBe(true)
+    const copied = contextCopies(runtime ?? { from: '', instructions: [] })
+    expect(copied.some((path) => bundle.startsWith(`${path}/`))).toBe(true)
+    // .dockerignore patterns are `**/name`, `**/*.ext` or a path from the context's root.
+    const segments = bundle.split('/')
+    const hiddenBy = ignored.filter((pattern) => {
+      if (pattern.startsWith('**/*')) return bundle.endsWith(pattern.slice(4))
+      if (pattern.startsWith('**/')) return segments.includes(pattern.slice(3))
+      return bundle === pattern || bundle.startsWith(`${pattern}/`)
+    })
+    expect(hiddenBy).toEqual([])
+  })
+
+  test('runs as a user of its own, uid and gid 10001, in /app, production mode, no transpiler cache', () => {
+    const stage = runtime ?? { from: '', instructions: [] }
+    // Numeric, so the kubelet can check runAsNonRoot; above the ids hosts give their people.
+    expect(userOf(stage)).toEqual({ uid: 10001, gid: 10001 })
+    const created = stage.instructions.find((i) => i.op === 'RUN' && i.text.includes('useradd'))
+    expect(created?.text).toContain('groupadd --system --gid 10001 shiplog')
+    expect(created?.text).toContain('useradd --system --uid 10001 --gid 10001')
     expect(runtime?.instructions.filter((i) => i.op === 'WORKDIR').at(-1)?.args).toEqual(['/app'])
     const env = envOf(runtime ?? { from: '', instructions: [] })
     expect(env.get('NODE_ENV')).toBe('production')
     expect(env.get('BUN_RUNTIME_TRANSPILER_CACHE_PATH')).toBe('0')
+  })
+
+  test('carries the OCI labels that tie it to its source, filled from the build arguments', () => {
+    const stage = runtime ?? { from: '', instructions: [] }
+    const built = labelsOf(stage, {
+      VERSION: '0.2.0',
+      REVISION: '3f786850e387550fdab836ed7e6dc881de23001b',
+      SOURCE: 'https://github.com/acme/shiplog',
+    })
+    expect(Object.fromEntries(built)).toMatchObject({
+      'org.opencontainers.image.title': 'shiplog',
+      'org.opencontainers.image.version': '0.2.0',
+      'org.opencontainers.image.revision': '3f786850e387550fdab836ed7e6dc881de23001b',
+      'org.opencontainers.image.source': 'https://github.com/acme/shiplog',
+      'org.opencontainers.image.licenses': 'NOASSERTION',
+    })
+    // Built without arguments, no label is empty: each says it was not told.
+    const plain = labelsOf(stage)
+    expect(plain.get('org.opencontainers.image.version')).toBe('dev')
+    expect(plain.get('org.opencontainers.image.revision')).toBe('unknown')
+    expect(plain.get('org.opencontainers.image.source')).toBe('https://github.com/shiplog/shiplog')
+    for (const [label, value] of plain)
+      expect({ label, value: value !== '' }).toEqual({ label, value: true })
+    // After the last layer that runs anything, so new values rebuild no layer.
+    const ops = stage.instructions.map((i) => i.op)
+    expect(ops.lastIndexOf('RUN')).toBeLessThan(ops.indexOf('ARG'))
   })
 
   test('.dockerignore keeps local state, tests and unshipped apps out, and nothing the build copies', () => {

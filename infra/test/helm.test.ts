@@ -81,7 +81,14 @@ describe('helm chart values', () => {
   test('each config map accepts exactly the variables its process reads, less chart-owned ones', () => {
     const accepted = (component: string) =>
       Object.keys(schema.properties[component].properties.config.properties).sort()
-    const owned = ['DATABASE_URL', 'DATABASE_READ_URL', 'PORT', 'METRICS_PORT', 'WORKER_PORT']
+    const owned = [
+      'DATABASE_URL',
+      'DATABASE_READ_URL',
+      'PORT',
+      'METRICS_PORT',
+      'WORKER_PORT',
+      'OIDC_CLIENT_SECRET',
+    ]
     const reads = (component: string) =>
       knownVariables(PROCESSES[component] as never)
         .filter((name) => !owned.includes(name))
@@ -132,7 +139,7 @@ describe('helm chart rendered [needs the helm binary; skipped when it is not on 
 
   for (const values of [PRODUCTION_VALUES, `${import.meta.dir}/fixtures/ingress-values.yaml`]) {
     test.skipIf(!helm)(
-      `with ${values.split('/').at(-1)} the Ingress routes /, /ui, /docs, /openapi.json and /v1 to the API, never /healthz, /readyz or /metrics`,
+      `with ${values.split('/').at(-1)} the Ingress routes /, /ui, /docs, /openapi.json, /cli and /v1 to the API, never /healthz, /readyz or /metrics`,
       () => {
         const ingress = find(helmTemplate([values]), 'Ingress', 'shiplog-api')
         expect(ingress.spec.defaultBackend).toBeUndefined()
@@ -199,6 +206,58 @@ describe('helm chart rendered [needs the helm binary; skipped when it is not on 
       expect(env('Job', 'shiplog-migrate').map((variable) => variable.name)).toEqual([
         'DATABASE_URL',
       ])
+    },
+  )
+
+  test.skipIf(!helm)(
+    'with single sign-on the API alone gets OIDC_CLIENT_SECRET from its Secret, and may reach the provider',
+    () => {
+      const objects = helmTemplate([`${import.meta.dir}/fixtures/oidc-values.yaml`])
+      const env = (kind: string, name: string): { name: string; valueFrom?: unknown }[] =>
+        find(objects, kind, name).spec.template.spec.containers[0].env
+      expect(env('Deployment', 'shiplog-api')).toContainEqual({
+        name: 'OIDC_CLIENT_SECRET',
+        valueFrom: { secretKeyRef: { name: 'shiplog-oidc', key: 'client-secret' } },
+      })
+      expect(env('Deployment', 'shiplog-worker').map((variable) => variable.name)).toEqual([
+        'DATABASE_URL',
+      ])
+      // The secret is never a value: no Secret the chart makes holds it, no ConfigMap names it.
+      const rendered = JSON.stringify(objects)
+      expect(rendered).not.toContain('"OIDC_CLIENT_SECRET":')
+      expect(find(objects, 'ConfigMap', 'shiplog-api').data.OIDC_ISSUER_URL).toBe(
+        'https://login.example.com/realms/acme',
+      )
+      const ports = (name: string) =>
+        find(objects, 'NetworkPolicy', name).spec.egress.flatMap(
+          (rule: { ports: { port: number }[] }) => rule.ports.map((port) => port.port),
+        )
+      expect(ports('shiplog-api')).toContain(443)
+      expect(ports('shiplog-worker')).not.toContain(443)
+      expect(ports('shiplog-worker')).toEqual(ports('shiplog-migrate'))
+    },
+  )
+
+  test.skipIf(!helm)(
+    'an issuer without the client secret, or the other way round, fails the render',
+    () => {
+      const render = (values: string[]) => () =>
+        run([
+          helm as string,
+          'template',
+          'shiplog',
+          CHART,
+          '--kube-version',
+          '1.30.0',
+          ...values.flatMap((value) => ['--set', value]),
+        ])
+      expect(render(['api.config.OIDC_ISSUER_URL=https://login.example.com'])).toThrow(
+        /OIDC_ISSUER_URL needs oidc.existingSecret/,
+      )
+      expect(render(['oidc.existingSecret=shiplog-oidc'])).toThrow(
+        /oidc.existingSecret is set but api.config.OIDC_ISSUER_URL is not/,
+      )
+      expect(render([])).not.toThrow()
     },
   )
 

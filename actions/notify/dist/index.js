@@ -3429,10 +3429,12 @@ function createShiplogClient(options) {
     sleep,
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
   });
+  const receiptPath = (id) => `${DEPLOYMENTS}/${encodeURIComponent(id)}`;
   async function getDeployment(id) {
-    const response = await send({ method: "GET", path: `${DEPLOYMENTS}/${encodeURIComponent(id)}` });
+    const response = await send({ method: "GET", path: receiptPath(id) });
     return await response.json();
   }
+  const receiptUrl = (id) => endpoint({ method: "GET", path: receiptPath(id) }).href;
   return {
     async createDeployment(input, createOptions = {}) {
       const idempotencyKey = createOptions.idempotencyKey ?? newIdempotencyKey();
@@ -3454,9 +3456,10 @@ function createShiplogClient(options) {
           detail: `The deployment was accepted (${response.status}) but the API sent ` + `${location === null ? "no Location header" : `Location ${JSON.stringify(location)}`}, ` + "so its id is unknown: this API predates deployment receipts."
         });
       }
-      return { id, location: new URL(location, endpoint(call)).href, idempotencyKey };
+      return { id, location: receiptUrl(id), idempotencyKey };
     },
     getDeployment,
+    receiptUrl,
     async listDeployments(query = {}) {
       const response = await send({
         method: "GET",
@@ -3469,7 +3472,7 @@ function createShiplogClient(options) {
       return pollUntilRecorded(() => getDeployment(id), { ...waitOptions, sleep, now: Date.now });
     },
     async voidDeployment(id, options = {}) {
-      const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}`;
+      const path = receiptPath(id);
       const body = options.reason === undefined ? undefined : JSON.stringify({ reason: options.reason });
       const response = await send({
         method: "DELETE",
@@ -3479,12 +3482,12 @@ function createShiplogClient(options) {
       return await response.json();
     },
     async putDeploymentCommits(id, input) {
-      const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}/commits`;
+      const path = `${receiptPath(id)}/commits`;
       const response = await send({ method: "PUT", path, body: JSON.stringify(input) });
       await response.body?.cancel();
     },
     async getDeploymentCommits(id) {
-      const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}/commits`;
+      const path = `${receiptPath(id)}/commits`;
       const response = await send({ method: "GET", path });
       return await response.json();
     },
@@ -3507,6 +3510,15 @@ function createShiplogClient(options) {
       const response = await send({ method: "GET", path: INCIDENTS, query: params });
       return await response.json();
     },
+    async listEnvironments() {
+      const response = await send({ method: "GET", path: "v1/environments" });
+      return await response.json();
+    },
+    async placeEnvironment(name, place) {
+      const path = `v1/environments/${encodeURIComponent(name)}`;
+      const response = await send({ method: "PUT", path, body: JSON.stringify(place) });
+      return await response.json();
+    },
     async getDoraMetrics(query) {
       const params = queryParams({ ...query });
       const response = await send({ method: "GET", path: "v1/metrics/dora", query: params });
@@ -3515,99 +3527,9 @@ function createShiplogClient(options) {
   };
 }
 
-// packages/schema/src/catalog.ts
-var LatestDeployment = Type.Object({
-  id: Type.String({ format: "uuid", description: "The deployment’s id (its receipt)" }),
-  app: Type.String({ description: "The application deployed" }),
-  environment: Type.String({ description: "The environment deployed to" }),
-  version: Type.String({ description: "The version deployed" }),
-  commitHash: Type.String({ description: "The commit deployed" }),
-  deployedAt: Type.String({ format: "date-time", description: "When, in UTC" })
-}, { $id: "LatestDeployment" });
-var Latest = (description) => Type.Union([LatestDeployment, Type.Null()], { description });
-var ApplicationSummary = Type.Object({
-  app: Type.String({ description: "Display spelling: the first one seen" }),
-  repositoryFullName: Type.String({ description: "Its repository, owner/name" }),
-  monorepoPath: Type.Union([Type.String(), Type.Null()], {
-    description: "From its latest deployment that named one"
-  }),
-  deploymentCount: Type.Integer({ minimum: 0, description: "Recorded deployments of it" }),
-  lastDeployment: Latest("Its latest deployment by deployedAt, in any environment; null if none")
-}, { $id: "ApplicationSummary" });
-var EnvironmentSummary = Type.Object({
-  environment: Type.String({ description: "Display spelling: the first one seen" }),
-  deploymentCount: Type.Integer({ minimum: 0, description: "Recorded deployments into it" }),
-  lastDeployment: Latest("The latest deployment into it by deployedAt; null if none")
-}, { $id: "EnvironmentSummary" });
-var DeploymentMatrix = Type.Object({
-  environments: Type.Array(Type.String(), { description: "Column order of every row" }),
-  rows: Type.Array(Type.Object({
-    app: Type.String({ description: "The application of this row" }),
-    repositoryFullName: Type.String({ description: "Its repository, owner/name" }),
-    cells: Type.Array(Latest("The latest deployment into that environment, or null"), {
-      description: "One per environment, null where never deployed"
-    })
-  }))
-}, { $id: "DeploymentMatrix" });
-var DeploymentFrequency = Type.Object({
-  environment: Type.String({ description: "The environment counted" }),
-  bucket: Type.Union([Type.Literal("day"), Type.Literal("week")], {
-    description: "UTC days, or ISO weeks from Monday"
-  }),
-  since: Type.String({ format: "date-time", description: "Start of the first bucket" }),
-  until: Type.String({ format: "date-time", description: "End of the window (exclusive)" }),
-  buckets: Type.Array(Type.String({ format: "date-time" }), {
-    description: "Start of each bucket"
-  }),
-  applications: Type.Array(Type.Object({
-    app: Type.String({ description: "An application that deployed there in the window" }),
-    repositoryFullName: Type.String({ description: "Its repository, owner/name" }),
-    counts: Type.Array(Type.Integer({ minimum: 0 }), {
-      description: "One per bucket, zero-filled"
-    })
-  })),
-  totals: Type.Array(Type.Integer({ minimum: 0 }), {
-    description: "All applications, per bucket"
-  })
-}, { $id: "DeploymentFrequency" });
-// packages/schema/src/change-failure.ts
-var ChangeFailureSignal = Type.Object({
-  kind: Type.Union([Type.Literal("rollback"), Type.Literal("revert"), Type.Literal("incident")], {
-    description: "rollback: a later deployment rolled back to the one before it; revert: a later deployment reverts a commit it was the first to deliver; incident: an incident names it as its cause"
-  }),
-  deploymentId: Type.Union([Type.String({ format: "uuid" }), Type.Null()], {
-    description: "The rollback or the reverting deployment; null for an incident"
-  }),
-  incidentId: Type.Union([Type.String({ format: "uuid" }), Type.Null()], {
-    description: "The incident; null otherwise"
-  }),
-  revertedCommit: Type.Union([Type.String(), Type.Null()], {
-    description: "For a revert, the commit reverted; null otherwise"
-  }),
-  recoveredAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
-    description: "When this recovered it: the deployedAt of the rollback or revert, the resolvedAt of the incident (null while open)"
-  })
-}, { $id: "ChangeFailureSignal" });
-var ChangeFailure = Type.Object({
-  signals: Type.Array(ChangeFailureSignal, {
-    description: "Every signal, earliest recovery first (open incidents last)"
-  }),
-  recoveredAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
-    description: "The earliest recovery; null while none has recovered it"
-  })
-}, { $id: "ChangeFailure" });
-// packages/schema/src/change-type.ts
-var ChangeType = Type.Union([
-  Type.Literal("initial"),
-  Type.Literal("redeploy"),
-  Type.Literal("rollback"),
-  Type.Literal("forward")
-], {
-  $id: "ChangeType",
-  description: "initial: none before; redeploy: the same commit as the one before; rollback: the commit of an earlier one; forward: otherwise"
-});
 // packages/schema/src/date-time.ts
 var RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+var PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 var DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 var SECONDS_PER_DAY = 86400;
 var MICROS_PER_SECOND = 1000000n;
@@ -3687,8 +3609,395 @@ function parseDateTime(s) {
     return RANGE;
   return { ok: true, instant: instantFromMicros(micros) };
 }
+function parseDateOrDateTime(s) {
+  const m = PLAIN_DATE.exec(s);
+  return m === null ? parseDateTime(s) : parseDateTime(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+}
+
+// packages/schema/src/code-points.ts
+var isHigh = (c) => c >= 55296 && c <= 56319;
+var isLow = (c) => c >= 56320 && c <= 57343;
+function codePointLength(s) {
+  let n = 0;
+  for (let i = 0;i < s.length; i++) {
+    if (isHigh(s.charCodeAt(i)) && i + 1 < s.length && isLow(s.charCodeAt(i + 1)))
+      i++;
+    n++;
+  }
+  return n;
+}
+function hasLoneSurrogate(s) {
+  for (let i = 0;i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (isHigh(c)) {
+      if (i + 1 < s.length && isLow(s.charCodeAt(i + 1)))
+        i++;
+      else
+        return true;
+    } else if (isLow(c)) {
+      return true;
+    }
+  }
+  return false;
+}
+function hasControlChar(s) {
+  for (let i = 0;i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 31 || c === 127)
+      return true;
+  }
+  return false;
+}
+
+// packages/schema/src/text.ts
+var invalid = (error) => ({ error });
+var isInvalid = (outcome) => typeof outcome === "object" && outcome !== null && ("error" in outcome);
+var CONTROL_CHARS = invalid("must not contain control characters");
+var LONE_SURROGATE = invalid("must not contain unpaired surrogates (invalid Unicode)");
+function checkText(raw, maxLength) {
+  if (hasControlChar(raw))
+    return CONTROL_CHARS;
+  if (hasLoneSurrogate(raw))
+    return LONE_SURROGATE;
+  const trimmed = raw.trim();
+  if (maxLength !== undefined && trimmed.length > maxLength) {
+    const length = codePointLength(trimmed);
+    if (length > maxLength)
+      return invalid(`must be at most ${maxLength} characters (got ${length})`);
+  }
+  return trimmed;
+}
+
+// packages/schema/src/names.ts
+var REFUSED = /[\p{Default_Ignorable_Code_Point}\u0080-\u009f\u2028\u2029]/u;
+var BIDI_CONTROLS = {
+  "061C": "ARABIC LETTER MARK",
+  "200E": "LEFT-TO-RIGHT MARK",
+  "200F": "RIGHT-TO-LEFT MARK",
+  "202A": "LEFT-TO-RIGHT EMBEDDING",
+  "202B": "RIGHT-TO-LEFT EMBEDDING",
+  "202C": "POP DIRECTIONAL FORMATTING",
+  "202D": "LEFT-TO-RIGHT OVERRIDE",
+  "202E": "RIGHT-TO-LEFT OVERRIDE",
+  "2066": "LEFT-TO-RIGHT ISOLATE",
+  "2067": "RIGHT-TO-LEFT ISOLATE",
+  "2068": "FIRST STRONG ISOLATE",
+  "2069": "POP DIRECTIONAL ISOLATE"
+};
+var INVISIBLES = {
+  "00AD": "SOFT HYPHEN",
+  "034F": "COMBINING GRAPHEME JOINER",
+  "200B": "ZERO WIDTH SPACE",
+  "200C": "ZERO WIDTH NON-JOINER",
+  "200D": "ZERO WIDTH JOINER",
+  "2028": "LINE SEPARATOR",
+  "2029": "PARAGRAPH SEPARATOR",
+  "2060": "WORD JOINER",
+  FEFF: "ZERO WIDTH NO-BREAK SPACE"
+};
+var hexOf = (codePoint) => codePoint.toString(16).toUpperCase().padStart(4, "0");
+function describeCodePoint(codePoint) {
+  const hex = hexOf(codePoint);
+  const name = BIDI_CONTROLS[hex] ?? INVISIBLES[hex];
+  return name === undefined ? `U+${hex}` : `U+${hex} ${name}`;
+}
+function whyRefused(codePoint) {
+  if (hexOf(codePoint) in BIDI_CONTROLS)
+    return "it changes the direction of the text";
+  if (codePoint <= 159)
+    return "it is a control character";
+  if (codePoint === 8232 || codePoint === 8233)
+    return "it breaks the line";
+  return "it is invisible";
+}
+var UNPRINTABLE = new RegExp(`[\\u0000-\\u001f\\u007f]|${REFUSED.source}`, "gu");
+function refusedCodePoint(name) {
+  const found = REFUSED.exec(name);
+  return found === null ? undefined : found[0].codePointAt(0);
+}
+function checkName(text) {
+  const refused = refusedCodePoint(text);
+  if (refused === undefined)
+    return text.normalize("NFC");
+  return invalid(`must not contain ${describeCodePoint(refused)}: ${whyRefused(refused)}, so two names could look the same; remove it`);
+}
+var EMPTY_KEY_NAME = invalid("must not be empty: name the key after who or what uses it");
+
+// packages/schema/src/uuid.ts
+var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// packages/schema/src/page-cursor.ts
+var SHAPE = /^(-?\d{1,19})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+var BASE64URL = /^[A-Za-z0-9_-]*$/;
+function decodeCursor(encoded) {
+  if (!BASE64URL.test(encoded) || encoded.length % 4 === 1)
+    return;
+  const match = SHAPE.exec(atob(encoded.replaceAll("-", "+").replaceAll("_", "/")));
+  if (!match)
+    return;
+  const deployedAtMicros = BigInt(match[1]);
+  if (deployedAtMicros < EARLIEST_MICROS || deployedAtMicros > LATEST_MICROS)
+    return;
+  const id = match[2];
+  return UUID.test(id) ? { deployedAtMicros, id } : undefined;
+}
+
+// packages/schema/src/formats.ts
+var BAD_DATE_SYNTAX = invalid("must be an RFC 3339 date-time with a time zone, for example 2026-05-01T12:00:00Z");
+var BAD_DATE_RANGE = invalid("must be a real date and time from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z (in UTC): a day that exists in that month, hour 00-23, minute and second 00-59, offset hours 00-14");
+var BAD_DAY_SYNTAX = invalid("must be a date (2026-05-01, meaning its midnight UTC) or an RFC 3339 date-time with a time zone, for example 2026-05-01T12:00:00Z");
+var BAD_UUID = invalid("must be a UUID such as 0190f3c4-8a5e-7b2c-9d41-3f6a2b1c0d9e (from the Location of the 202)");
+var BAD_CURSOR = invalid("is not a cursor this API returned; pass nextCursor of the previous page unchanged");
+var FORMATS = {
+  "date-time": (value) => {
+    const parsed = parseDateTime(value);
+    if (parsed.ok)
+      return parsed.instant;
+    return parsed.reason === "syntax" ? BAD_DATE_SYNTAX : BAD_DATE_RANGE;
+  },
+  "date-or-date-time": (value) => {
+    const parsed = parseDateOrDateTime(value);
+    if (parsed.ok)
+      return parsed.instant;
+    return parsed.reason === "syntax" ? BAD_DAY_SYNTAX : BAD_DATE_RANGE;
+  },
+  uuid: (value) => UUID.test(value) ? value.toLowerCase() : BAD_UUID,
+  cursor: (value) => decodeCursor(value) ?? BAD_CURSOR,
+  name: checkName
+};
+for (const name of Object.keys(FORMATS)) {
+  const parse = FORMATS[name];
+  Set2(name, (value) => !isInvalid(parse(value)));
+}
+
+// packages/schema/src/parameters.ts
+var DateTimeParameter = (description) => Type.Unsafe({
+  type: "string",
+  anyOf: [{ format: "date" }, { format: "date-time" }],
+  parameterFormat: "date-or-date-time",
+  description
+});
+var CursorParameter = (description) => Type.Unsafe({ type: "string", format: "cursor", maxLength: 200, description });
+var NoQuery = Type.Object({}, { additionalProperties: false });
+var PageParameters = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: "Page size, at most 100" })),
+  cursor: Type.Optional(CursorParameter("`nextCursor` of the previous page"))
+};
+var NameParameter = (description) => Type.Optional(Type.String({ minLength: 1, maxLength: 255, format: "name", description }));
+var EnvironmentParameter = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  format: "name",
+  description: "The environment (any case), e.g. production",
+  examples: ["production"]
+});
+var IdParameters = (description) => Type.Object({
+  id: Type.String({
+    format: "uuid",
+    description,
+    examples: ["0190f3c4-5b2e-7c1d-9e8f-a1b2c3d4e5f6"]
+  })
+});
+var NOT_EMPTY = invalid("must not be empty");
+var IS_REQUIRED = invalid("is required");
+var NOT_TEXT = invalid("must be text (percent-encoded UTF-8)");
+var patterns = new WeakMap;
+
+// packages/schema/src/catalog.ts
+var LatestDeployment = Type.Object({
+  id: Type.String({ format: "uuid", description: "The deployment’s id (its receipt)" }),
+  app: Type.String({ description: "The application deployed" }),
+  environment: Type.String({ description: "The environment deployed to" }),
+  version: Type.String({ description: "The version deployed" }),
+  commitHash: Type.String({ description: "The commit deployed" }),
+  deployedAt: Type.String({ format: "date-time", description: "When, in UTC" })
+}, { $id: "LatestDeployment" });
+var Latest = (description) => Type.Union([LatestDeployment, Type.Null()], { description });
+var ApplicationSummary = Type.Object({
+  app: Type.String({ description: "Display spelling: the first one seen" }),
+  repositoryFullName: Type.String({ description: "Its repository, owner/name" }),
+  monorepoPath: Type.Union([Type.String(), Type.Null()], {
+    description: "From its latest deployment that named one"
+  }),
+  deploymentCount: Type.Integer({ minimum: 0, description: "Recorded deployments of it" }),
+  lastDeployment: Latest("Its latest deployment by deployedAt, in any environment; null if none")
+}, { $id: "ApplicationSummary" });
+var ApplicationList = Type.Object({ data: Type.Array(ApplicationSummary) });
+var EnvironmentSummary = Type.Object({
+  environment: Type.String({ description: "Display spelling: the first one seen" }),
+  position: Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    description: "Its place in the pipeline, lower first: as set, else by its name (dev 10, test or qa 20, others 30, staging 40, production 50)"
+  }),
+  production: Type.Boolean({
+    description: "Whether it is production: as set, else by its name (prod, production, prd or live as a word)"
+  }),
+  deploymentCount: Type.Integer({ minimum: 0, description: "Recorded deployments into it" }),
+  lastDeployment: Latest("The latest deployment into it by deployedAt; null if none")
+}, { $id: "EnvironmentSummary" });
+var EnvironmentList = Type.Object({ data: Type.Array(EnvironmentSummary) });
+var EnvironmentPlaceInput = Type.Object({
+  position: Type.Optional(Type.Union([
+    Type.Integer({ minimum: 0, maximum: 1000, description: "Lower comes first" }),
+    Type.Null()
+  ], { description: "Its place in the pipeline; null: by its name again" })),
+  production: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], {
+    description: "Whether it is production; null: by its name again"
+  }))
+}, { $id: "EnvironmentPlaceInput", additionalProperties: false });
+var EnvironmentNameParams = Type.Object({
+  name: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    format: "name",
+    description: "The environment, any case (percent-encoded)",
+    examples: ["production"]
+  })
+});
+var DeploymentMatrix = Type.Object({
+  environments: Type.Array(Type.String(), {
+    description: "Column order of every row: the environments in pipeline order"
+  }),
+  rows: Type.Array(Type.Object({
+    app: Type.String({ description: "The application of this row" }),
+    repositoryFullName: Type.String({ description: "Its repository, owner/name" }),
+    cells: Type.Array(Latest("The latest deployment into that environment, or null"), {
+      description: "One per environment, null where never deployed"
+    })
+  }))
+}, { $id: "DeploymentMatrix" });
+var DeploymentFrequency = Type.Object({
+  environment: Type.String({ description: "The environment counted" }),
+  bucket: Type.Union([Type.Literal("day"), Type.Literal("week")], {
+    description: "UTC days, or ISO weeks from Monday"
+  }),
+  since: Type.String({ format: "date-time", description: "Start of the first bucket" }),
+  until: Type.String({ format: "date-time", description: "End of the window (exclusive)" }),
+  buckets: Type.Array(Type.String({ format: "date-time" }), {
+    description: "Start of each bucket"
+  }),
+  applications: Type.Array(Type.Object({
+    app: Type.String({ description: "An application that deployed there in the window" }),
+    repositoryFullName: Type.String({ description: "Its repository, owner/name" }),
+    counts: Type.Array(Type.Integer({ minimum: 0 }), {
+      description: "One per bucket, zero-filled"
+    })
+  })),
+  totals: Type.Array(Type.Integer({ minimum: 0 }), {
+    description: "All applications, per bucket"
+  })
+}, { $id: "DeploymentFrequency" });
+var ByRepositoryQuery = Type.Object({
+  repository: NameParameter("Only this repository, owner/name (any case)")
+}, { additionalProperties: false });
+var FrequencyQuery = Type.Object({
+  environment: EnvironmentParameter,
+  bucket: Type.Optional(Type.Union([Type.Literal("day"), Type.Literal("week")], {
+    default: "day",
+    description: "UTC days, or ISO weeks starting on Monday"
+  })),
+  since: Type.Optional(DateTimeParameter("Window start (default: 30 days, or 12 weeks, before until; never before 0001-01-01)")),
+  until: Type.Optional(DateTimeParameter("Window end, exclusive (default: now)"))
+}, { additionalProperties: false });
+// packages/schema/src/change-failure.ts
+var ChangeFailureSignal = Type.Object({
+  kind: Type.Union([Type.Literal("rollback"), Type.Literal("revert"), Type.Literal("incident")], {
+    description: "rollback: a later deployment rolled back to the one before it; revert: a later deployment reverts a commit it was the first to deliver; incident: an incident names it as its cause"
+  }),
+  deploymentId: Type.Union([Type.String({ format: "uuid" }), Type.Null()], {
+    description: "The rollback or the reverting deployment; null for an incident"
+  }),
+  incidentId: Type.Union([Type.String({ format: "uuid" }), Type.Null()], {
+    description: "The incident; null otherwise"
+  }),
+  revertedCommit: Type.Union([Type.String(), Type.Null()], {
+    description: "For a revert, the commit reverted; null otherwise"
+  }),
+  recoveredAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+    description: "When this recovered it: the deployedAt of the rollback or revert, the resolvedAt of the incident (null while open)"
+  })
+}, { $id: "ChangeFailureSignal" });
+var ChangeFailure = Type.Object({
+  signals: Type.Array(ChangeFailureSignal, {
+    description: "Every signal, earliest recovery first (open incidents last)"
+  }),
+  recoveredAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+    description: "The earliest recovery; null while none has recovered it"
+  })
+}, { $id: "ChangeFailure" });
+// packages/schema/src/change-type.ts
+var ChangeType = Type.Union([
+  Type.Literal("initial"),
+  Type.Literal("redeploy"),
+  Type.Literal("rollback"),
+  Type.Literal("forward")
+], {
+  $id: "ChangeType",
+  description: "initial: none before; redeploy: the same commit as the one before; rollback: the commit of an earlier one; forward: otherwise"
+});
+// packages/schema/src/compare.ts
+var Environment = (description, example) => Type.String({ minLength: 1, maxLength: 255, format: "name", description, examples: [example] });
+var CompareQuery = Type.Object({
+  app: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    format: "name",
+    description: "The application (any case)",
+    examples: ["checkout"]
+  }),
+  from: Environment("The environment ahead (any case), e.g. staging", "staging"),
+  to: Environment("The environment behind (any case), e.g. production", "production"),
+  repository: NameParameter("Its repository, owner/name (any case): needed when the name is used in several")
+}, { additionalProperties: false });
+var ComparedDeployment = Type.Object({
+  id: Type.String({ format: "uuid" }),
+  version: Type.String(),
+  commitHash: Type.String(),
+  deployedAt: Type.String({ format: "date-time" })
+}, { $id: "ComparedDeployment" });
+var Side = Type.Object({
+  environment: Type.String({ description: "Display spelling" }),
+  deployment: Type.Union([ComparedDeployment, Type.Null()], {
+    description: "What runs there now: its latest recorded deployment; null if never deployed"
+  })
+});
+var WaitingCommit = Type.Object({
+  sha: Type.String(),
+  subject: Type.Union([Type.String(), Type.Null()], { description: "null when not sent" }),
+  author: Type.Union([Type.String(), Type.Null()], { description: "null when not sent" }),
+  committedAt: Type.String({ format: "date-time", description: "Committer time" }),
+  url: Type.Union([Type.String({ format: "uri" }), Type.Null()], {
+    description: "Its page on the code host; null when the pipeline sent no webUrl"
+  })
+}, { $id: "WaitingCommit" });
+var Comparison = Type.Object({
+  app: Type.String(),
+  repositoryFullName: Type.String(),
+  from: Side,
+  to: Side,
+  commits: Type.Array(WaitingCommit, {
+    description: "Delivered to from and not to to, newest committer time first (at most 1,000)"
+  }),
+  deployments: Type.Array(ComparedDeployment, {
+    description: "The deployments of from since the latest whose commit to has, newest first"
+  }),
+  complete: Type.Boolean({
+    description: "false when commits may be missing from the list: reason says why"
+  }),
+  reason: Type.Union([Type.String(), Type.Null()], {
+    description: "Why the list may be incomplete; null when complete"
+  })
+}, { $id: "Comparison" });
+// packages/schema/src/reported-time.ts
+var REPORTED_TIME_MAX_FUTURE_MS = 5 * 60 * 1000;
+var MAX_FUTURE_MICROS = BigInt(REPORTED_TIME_MAX_FUTURE_MS) * 1000n;
+var TOO_FAR_AHEAD = invalid(`must not be more than ${REPORTED_TIME_MAX_FUTURE_MS / 60000} minutes in the future`);
+function notAhead(instant, nowMicros) {
+  return instant.micros > nowMicros + MAX_FUTURE_MICROS ? TOO_FAR_AHEAD : instant;
+}
+
 // packages/schema/src/deployment.ts
-var DEPLOYED_AT_MAX_FUTURE_MS = 5 * 60 * 1000;
 var REPOSITORY_FULL_NAME_PATTERN = "^[^\\s/]+(?:/[^\\s/]+)+$";
 var COMMIT_HASH_PATTERN = "^[0-9a-fA-F]{7,70}$";
 var DeploymentInput = Type.Object({
@@ -3696,18 +4005,21 @@ var DeploymentInput = Type.Object({
     minLength: 1,
     maxLength: 255,
     pattern: REPOSITORY_FULL_NAME_PATTERN,
+    format: "name",
     description: "Repository as owner/name; nested groups (group/sub/repo) are allowed",
     examples: ["acme/shop", "acme/platform/api"]
   }),
   environment: Type.String({
     minLength: 1,
     maxLength: 255,
+    format: "name",
     description: "Environment deployed to",
     examples: ["production", "staging"]
   }),
   app: Type.String({
     minLength: 1,
     maxLength: 255,
+    format: "name",
     description: "Application or service that was deployed",
     examples: ["api"]
   }),
@@ -3768,55 +4080,38 @@ var DeploymentFields = Type.Object({
   additionalProperties: false,
   description: "A validated, normalized deployment"
 });
-// packages/schema/src/uuid.ts
-var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-// packages/schema/src/page-cursor.ts
-var SHAPE = /^(-?\d{1,19})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-var BASE64URL = /^[A-Za-z0-9_-]*$/;
-function decodeCursor(encoded) {
-  if (!BASE64URL.test(encoded) || encoded.length % 4 === 1)
-    return;
-  const match = SHAPE.exec(atob(encoded.replaceAll("-", "+").replaceAll("_", "/")));
-  if (!match)
-    return;
-  const deployedAtMicros = BigInt(match[1]);
-  if (deployedAtMicros < EARLIEST_MICROS || deployedAtMicros > LATEST_MICROS)
-    return;
-  const id = match[2];
-  return UUID.test(id) ? { deployedAtMicros, id } : undefined;
-}
-
-// packages/schema/src/text.ts
-var invalid = (error) => ({ error });
-var isInvalid = (outcome) => typeof outcome === "object" && outcome !== null && ("error" in outcome);
-var CONTROL_CHARS = invalid("must not contain control characters");
-var LONE_SURROGATE = invalid("must not contain unpaired surrogates (invalid Unicode)");
-
-// packages/schema/src/formats.ts
-var BAD_DATE_SYNTAX = invalid("must be an RFC 3339 date-time with a time zone, for example 2026-05-01T12:00:00Z");
-var BAD_DATE_RANGE = invalid("must be a real date and time from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z (in UTC): a day that exists in that month, hour 00-23, minute and second 00-59, offset hours 00-14");
-var BAD_UUID = invalid("must be a UUID such as 0190f3c4-8a5e-7b2c-9d41-3f6a2b1c0d9e (from the Location of the 202)");
-var BAD_CURSOR = invalid("is not a cursor this API returned; pass nextCursor of the previous page unchanged");
-var FORMATS = {
-  "date-time": (value) => {
-    const parsed = parseDateTime(value);
-    if (parsed.ok)
-      return parsed.instant;
-    return parsed.reason === "syntax" ? BAD_DATE_SYNTAX : BAD_DATE_RANGE;
-  },
-  uuid: (value) => UUID.test(value) ? value.toLowerCase() : BAD_UUID,
-  cursor: (value) => decodeCursor(value) ?? BAD_CURSOR
-};
-for (const name of Object.keys(FORMATS)) {
-  const parse = FORMATS[name];
-  Set2(name, (value) => !isInvalid(parse(value)));
+var DeploymentAccepted = Type.Object({ status: Type.Literal(202, { description: "Always 202" }) }, { additionalProperties: false });
+var DeploymentHeaders = Type.Object({
+  "Idempotency-Key": Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: 257,
+    description: "Makes a retry safe for 24 hours: the same key with the same body is answered `202` again and queues nothing; with another body it is a `422`. 1 to 255 printable ASCII characters, for example a UUID, bare or in double quotes (257 with them)."
+  }))
+});
+// packages/schema/src/web-url.ts
+var MAX_WEB_URL = 500;
+var BAD_WEB_URL = invalid("must be the repository’s https address on its code host, such as https://github.com/acme/shop: no user or password, query or fragment");
+function checkWebUrl(raw) {
+  const text = checkText(raw, MAX_WEB_URL);
+  if (isInvalid(text))
+    return text;
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    return BAD_WEB_URL;
+  }
+  if (url.protocol !== "https:" || url.username || url.password || url.search || url.hash || !/^https:\/\/[^/@\s]+(\/[^?#\s]*)?$/.test(text)) {
+    return BAD_WEB_URL;
+  }
+  return text.replace(/\/+$/, "").replace(/\.git$/, "");
 }
 
 // packages/schema/src/deployment-commits.ts
 var MAX_DEPLOYMENT_COMMITS = 5000;
 var SHA_PATTERN = "^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?$";
 var Sha = (description) => Type.String({ pattern: SHA_PATTERN, description: `${description}: a full SHA-1 or SHA-256` });
+var MAX_COMMIT_TEXT = 200;
 var DeploymentCommit = Type.Object({
   sha: Sha("The commit"),
   committedAt: Type.String({ format: "date-time", description: "Committer time" }),
@@ -3824,18 +4119,36 @@ var DeploymentCommit = Type.Object({
   reverts: Type.Array(Sha("A commit it reverts"), {
     maxItems: 100,
     description: 'Commits its message reverts ("This reverts commit <sha>"); empty for most'
-  })
+  }),
+  subject: Type.Optional(Type.String({
+    maxLength: MAX_COMMIT_TEXT,
+    description: "The first line of its message (git log %s); left out when not sent"
+  })),
+  author: Type.Optional(Type.String({
+    maxLength: MAX_COMMIT_TEXT,
+    description: "Its author’s name (git log %an); left out when not sent"
+  }))
 }, { $id: "DeploymentCommit", additionalProperties: false });
 var DeploymentCommitsInput = Type.Object({
   commits: Type.Array(DeploymentCommit, {
     maxItems: MAX_DEPLOYMENT_COMMITS,
     description: "git log <previous deployment>..<this commit>, newest first or in any order"
   }),
-  truncated: Type.Optional(Type.Boolean({ description: "True when the pipeline sent only the newest 5,000" }))
+  truncated: Type.Optional(Type.Boolean({ description: "True when the pipeline sent only the newest 5,000" })),
+  webUrl: Type.Optional(Type.String({
+    format: "uri",
+    pattern: "^https://",
+    maxLength: 500,
+    description: "The repository’s address on its code host (https, no credentials), for links to its commits",
+    examples: ["https://github.com/acme/shop"]
+  }))
 }, { $id: "DeploymentCommitsInput", additionalProperties: false });
 var DeploymentCommits = Type.Object({
   deploymentId: Type.String({ format: "uuid" }),
   truncated: Type.Boolean({ description: "The pipeline capped the list at 5,000" }),
+  webUrl: Type.Union([Type.String({ format: "uri" }), Type.Null()], {
+    description: "The repository’s address as sent with the list; a commit is at commitUrl of it"
+  }),
   commits: Type.Array(DeploymentCommit)
 }, { $id: "DeploymentCommits" });
 var SHA = new RegExp(SHA_PATTERN);
@@ -3928,6 +4241,31 @@ var DeploymentPage = Type.Object({
     description: "Pass as `cursor` for the next page; null on the last page"
   })
 }, { $id: "DeploymentPage" });
+var ListDeploymentsQuery = Type.Object({
+  app: NameParameter("Only this application (any case)"),
+  environment: NameParameter("Only this environment (any case)"),
+  repository: NameParameter("Only this repository, owner/name (any case)"),
+  version: Type.Optional(Type.String({ minLength: 1, maxLength: 70, description: "Only this exact version" })),
+  commitHash: Type.Optional(Type.String({
+    pattern: "^[0-9a-fA-F]{4,70}$",
+    errorMessage: "must be 4 to 70 hexadecimal digits: the start of a commit SHA",
+    description: "Only commits starting with these hexadecimal digits (at least 4)"
+  })),
+  since: Type.Optional(DateTimeParameter("deployedAt at or after: a date (its midnight UTC) or an RFC 3339 date-time")),
+  until: Type.Optional(DateTimeParameter("deployedAt before: a date (its midnight UTC) or an RFC 3339 date-time")),
+  changeType: Type.Optional(Type.Union([
+    Type.Literal("initial"),
+    Type.Literal("redeploy"),
+    Type.Literal("rollback"),
+    Type.Literal("forward")
+  ], { description: "Only deployments of this change type (recorded ones)" })),
+  status: Type.Optional(Type.Union([Type.Literal("recorded"), Type.Literal("queued"), Type.Literal("failed")], {
+    default: "recorded",
+    description: "recorded (default), queued (accepted, not yet recorded) or failed (dead-lettered)"
+  })),
+  ...PageParameters
+}, { additionalProperties: false });
+var DeploymentIdParams = IdParameters("The id in the Location of the 202");
 // packages/schema/src/dora.ts
 var Count = (description) => Type.Integer({ minimum: 0, description });
 var Seconds = (description) => Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
@@ -3972,6 +4310,17 @@ var DoraMetrics = Type.Object({
     ...DoraFigures.properties
   }), { description: "Per bucket (week or day) of the window, in order, every bucket listed" })
 }, { $id: "DoraMetrics" });
+var DoraQuery = Type.Object({
+  environment: EnvironmentParameter,
+  app: NameParameter("Only this application (any case, in any repository)"),
+  repository: NameParameter("Only the applications of this repository, owner/name (any case)"),
+  since: Type.Optional(DateTimeParameter("Window start (default: 12 weeks before until)")),
+  until: Type.Optional(DateTimeParameter("Window end, exclusive (default: now)")),
+  bucket: Type.Optional(Type.Union([Type.Literal("week"), Type.Literal("day")], {
+    default: "week",
+    description: "The buckets of series: ISO weeks from Monday (default), or UTC days"
+  }))
+}, { additionalProperties: false });
 // packages/schema/src/incident.ts
 var Nullable4 = (schema, description) => Type.Union([schema, Type.Null()], { description });
 var title = Type.String({
@@ -3996,13 +4345,15 @@ var IncidentInput = Type.Object({
   environment: Type.String({
     minLength: 1,
     maxLength: 255,
+    format: "name",
     description: "The environment it happened in; one that has deployments",
     examples: ["production"]
   }),
   app: Type.Optional(Type.String({
     minLength: 1,
     maxLength: 255,
-    description: "The application it concerns, in any repository; omit for the environment"
+    format: "name",
+    description: "An application of the workspace (one it has recorded a deployment of), in any repository; omit for the whole environment"
   })),
   title,
   startedAt: Type.Optional(startedAt),
@@ -4043,11 +4394,17 @@ var IncidentPage = Type.Object({
     description: "Pass as `cursor` for the next page; null on the last page"
   })
 }, { $id: "IncidentPage" });
-// packages/schema/src/parameters.ts
-var NOT_EMPTY = invalid("must not be empty");
-var IS_REQUIRED = invalid("is required");
-var NOT_TEXT = invalid("must be text (percent-encoded UTF-8)");
-var patterns = new WeakMap;
+var ListIncidentsQuery = Type.Object({
+  environment: NameParameter("Only this environment (any case)"),
+  app: NameParameter("Only incidents naming this application (any case)"),
+  status: Type.Optional(Type.Union([Type.Literal("open"), Type.Literal("resolved")], {
+    description: "open (not resolved) or resolved; both when omitted"
+  })),
+  since: Type.Optional(DateTimeParameter("startedAt at or after: a date (its midnight UTC) or an RFC 3339 date-time")),
+  until: Type.Optional(DateTimeParameter("startedAt before: a date (its midnight UTC) or an RFC 3339 date-time")),
+  ...PageParameters
+}, { additionalProperties: false });
+var IncidentIdParams = IdParameters("The id in the Location of the 201");
 // packages/schema/src/validate-deployment.ts
 var IS_REQUIRED2 = invalid("is required");
 var NOT_EMPTY2 = invalid("must not be empty");
@@ -4062,8 +4419,6 @@ var REPOSITORY_FULL_NAME = schemaPattern("repositoryFullName");
 var COMMIT_HASH = schemaPattern("commitHash");
 var BAD_REPOSITORY = invalid("must look like owner/repo-name");
 var BAD_COMMIT = invalid("must be 7 to 70 hexadecimal characters: the full Git commit SHA (was a template variable left unexpanded?)");
-var TOO_FAR_AHEAD = invalid(`must not be more than ${DEPLOYED_AT_MAX_FUTURE_MS / 60000} minutes in the future`);
-var MAX_FUTURE_MICROS = BigInt(DEPLOYED_AT_MAX_FUTURE_MS) * 1000n;
 var ABSOLUTE_PATH = invalid("must be a relative path: remove the leading '/'");
 var PARENT_SEGMENT = invalid("must be a relative path without '..' segments");
 var EMPTY_SEGMENT = invalid("must not contain empty segments ('//')");
@@ -4096,77 +4451,31 @@ var FORMAT_RULES = {
     const instant = FORMATS["date-time"](v);
     if (isInvalid(instant))
       return instant;
-    return instant.micros > nowMicros + MAX_FUTURE_MICROS ? TOO_FAR_AHEAD : instant.iso;
+    const reported = notAhead(instant, nowMicros);
+    return isInvalid(reported) ? reported : reported.iso;
   },
   monorepoPath
 };
+function ruleOf(name, format) {
+  const own = FORMAT_RULES[name];
+  if (format !== "name")
+    return own;
+  return (trimmed, nowMicros) => {
+    const named = FORMATS.name(trimmed);
+    if (isInvalid(named) || own === undefined)
+      return named;
+    return own(named, nowMicros);
+  };
+}
 var REQUIRED = new Set(DeploymentInput.required);
 var FIELDS = Object.entries(DeploymentInput.properties).map(([name, schema]) => ({
   name,
   required: REQUIRED.has(name),
   maxLength: schema.maxLength,
-  rule: FORMAT_RULES[name]
+  rule: ruleOf(name, schema.format)
 }));
 var KNOWN_NAMES = FIELDS.map((f) => f.name);
 var KNOWN = new Set(KNOWN_NAMES);
-// packages/client/src/git-commits.ts
-var REVERTS = /This reverts commit ([0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?)/g;
-var FIELD = "\x1F";
-var RECORD = "\x1E";
-var SHALLOW_HINT = "this checkout is shallow and its history could not be fetched: check out the full history " + "(GitHub actions/checkout: fetch-depth: 0; GitLab: GIT_DEPTH: 0)";
-function parseRecord(record) {
-  const [sha = "", committedAt = "", authoredAt = "", body = ""] = record.split(FIELD);
-  if (!sha.trim())
-    return;
-  const reverts = [...body.matchAll(REVERTS)].map((match) => (match[1] ?? "").toLowerCase());
-  return { sha: sha.trim(), committedAt, authoredAt, reverts: [...new Set(reverts)] };
-}
-async function collectCommits(git, range) {
-  const inside = await git(["rev-parse", "--is-inside-work-tree"]);
-  if (inside.code !== 0 || inside.stdout.trim() !== "true") {
-    return {
-      ok: false,
-      notCheckout: true,
-      reason: "Not run inside a git checkout, so no commits were sent (run it in the checkout, or pass --no-commits)."
-    };
-  }
-  const has = async (sha) => (await git(["cat-file", "-e", `${sha}^{commit}`])).code === 0;
-  if (!await has(range.previous) || !await has(range.commit)) {
-    const shallow = async () => (await git(["rev-parse", "--is-shallow-repository"])).stdout.trim() === "true";
-    if (await shallow())
-      await git(["fetch", "--quiet", "--unshallow"]);
-    if (await shallow())
-      return { ok: false, reason: SHALLOW_HINT };
-    if (!await has(range.previous)) {
-      return {
-        ok: false,
-        reason: `the previous deployment's commit ${range.previous.slice(0, 12)} is not in this checkout's history (rewritten, or another repository), so no commits were sent`
-      };
-    }
-    if (!await has(range.commit)) {
-      return { ok: false, reason: `commit ${range.commit.slice(0, 12)} is not in this checkout` };
-    }
-  }
-  const log = await git([
-    "log",
-    `--max-count=${MAX_DEPLOYMENT_COMMITS + 1}`,
-    `--format=%H${FIELD}%cI${FIELD}%aI${FIELD}%B${RECORD}`,
-    `${range.previous}..${range.commit}`,
-    ...range.path ? ["--", range.path] : []
-  ]);
-  if (log.code !== 0)
-    return { ok: false, reason: `git log failed: ${log.stderr.trim()}` };
-  const commits = log.stdout.split(RECORD).map((record) => parseRecord(record.replace(/^\n/, ""))).filter((commit) => commit !== undefined);
-  return {
-    ok: true,
-    commits: commits.slice(0, MAX_DEPLOYMENT_COMMITS),
-    truncated: commits.length > MAX_DEPLOYMENT_COMMITS
-  };
-}
-
-// packages/client/src/notify-args.ts
-import { parseArgs } from "node:util";
-
 // packages/client/src/git-remote.ts
 function repositoryFromRemote(remote) {
   const trimmed = remote.trim();
@@ -4182,48 +4491,283 @@ function repositoryFromRemote(remote) {
   const cleaned = path.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "");
   return /^[^\s/]+(?:\/[^\s/]+)+$/.test(cleaned) ? cleaned : undefined;
 }
+function webUrlFromRemote(remote) {
+  const trimmed = remote.trim();
+  const scpLike = /^[^@/\s]+@([^:/\s]+):(?!\/)(.+)$/.exec(trimmed);
+  let host = scpLike?.[1];
+  let path = scpLike?.[2];
+  if (!scpLike) {
+    try {
+      const url = new URL(trimmed);
+      if (!["https:", "http:", "ssh:", "git:"].includes(url.protocol))
+        return;
+      host = url.protocol === "https:" ? url.host : url.hostname;
+      path = url.pathname;
+    } catch {
+      return;
+    }
+  }
+  const repository = repositoryFromRemote(`https://${host}/${path?.replace(/^\/+/, "")}`);
+  if (!host || repository === undefined)
+    return;
+  const checked = checkWebUrl(`https://${host}/${repository}`);
+  return typeof checked === "string" ? checked : undefined;
+}
 
-// packages/client/src/ci-env.ts
+// packages/client/src/runtime.ts
+var host = globalThis;
+function workingDirectory() {
+  if (host.Deno)
+    return host.Deno.cwd();
+  return host.process?.cwd() ?? ".";
+}
+async function pathExists(path) {
+  try {
+    if (host.Deno)
+      await host.Deno.stat(path);
+    else
+      await (await import("node:fs/promises")).stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function runProgram(program, args, env = {}) {
+  if (host.Deno) {
+    const { Deno } = host;
+    try {
+      const out = await new Deno.Command(program, {
+        args,
+        env,
+        stdout: "piped",
+        stderr: "piped"
+      }).output();
+      const text = new TextDecoder;
+      return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+    } catch (error) {
+      const failed = { code: -1, stdout: "", stderr: String(error) };
+      return error instanceof Deno.errors.NotFound ? { ...failed, notFound: true } : failed;
+    }
+  }
+  const { execFile } = await import("node:child_process");
+  const options = { maxBuffer: 268435456, env: { ...host.process?.env, ...env } };
+  return new Promise((resolve) => {
+    execFile(program, args, options, (error, stdout, stderr) => {
+      const code = error ? typeof error.code === "number" ? error.code : -1 : 0;
+      const result = {
+        code,
+        stdout: String(stdout),
+        stderr: String(stderr || (error?.message ?? ""))
+      };
+      resolve(error?.code === "ENOENT" ? { ...result, notFound: true } : result);
+    });
+  });
+}
+
+// packages/client/src/git-checkout.ts
+async function checkoutRoot(dir) {
+  for (let current = dir;; ) {
+    if (await pathExists(`${current.replace(/[\\/]$/, "")}/.git`))
+      return current;
+    const parent = current.replace(/[\\/][^\\/]*[\\/]?$/, "") || "/";
+    if (parent === current || parent === "")
+      return;
+    current = parent;
+  }
+}
+async function localCheckout(run = runProgram) {
+  const root = await checkoutRoot(workingDirectory());
+  const trust = root === undefined ? [] : ["-c", `safe.directory=${root}`];
+  const english = { LC_ALL: "C" };
+  return {
+    read: (args) => run("git", [...trust, ...args], english),
+    write: (args) => run("git", args, english)
+  };
+}
+var NO_COMMITS = "so no commits were sent";
+function gitProblem(result) {
+  if (result.notFound) {
+    return `git is not installed here, ${NO_COMMITS}: run this step in an image with git, or pass --no-commits`;
+  }
+  const said = result.stderr.trim();
+  if (/dubious ownership|unsafe repository|is owned by someone else/.test(said)) {
+    return `git refused this checkout because another user owns it (git: detected dubious ownership), ${NO_COMMITS}: ` + "run this step as the checkout's owner, or mark it safe: git config --global --add safe.directory <checkout>";
+  }
+  if (/not a git repository/.test(said)) {
+    return `this directory is not in a git checkout, ${NO_COMMITS}: run it in the pipeline's checkout, or pass --no-commits`;
+  }
+  const first = said.split(`
+`)[0] || `exit code ${result.code}`;
+  return `git could not read this checkout (${first.replace(/^fatal: /, "")}), ${NO_COMMITS}`;
+}
+async function checkoutState(git) {
+  const inside = await git(["rev-parse", "--is-inside-work-tree"]);
+  if (inside.code === 0 && inside.stdout.trim() === "true")
+    return { ok: true };
+  if (inside.code === 0) {
+    return { ok: false, reason: gitProblem({ ...inside, stderr: "not a git repository" }) };
+  }
+  return { ok: false, reason: gitProblem(inside) };
+}
+async function checkoutContext(git) {
+  const answer = async (args) => {
+    const result = await git(args);
+    const value = result.code === 0 ? result.stdout.trim() : "";
+    return value === "" ? undefined : value;
+  };
+  const head = await answer(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
+  const origin = await answer(["remote", "get-url", "origin"]);
+  const author = await answer(["config", "user.name"]);
+  const repositoryFullName = origin === undefined ? undefined : repositoryFromRemote(origin);
+  return Object.fromEntries(Object.entries({ commitHash: head, repositoryFullName, author }).filter(([, value]) => value !== undefined));
+}
+async function originWebUrl(git) {
+  const origin = await git(["remote", "get-url", "origin"]);
+  return origin.code === 0 ? webUrlFromRemote(origin.stdout.trim()) : undefined;
+}
+
+// packages/client/src/notify-args.ts
+import { parseArgs } from "node:util";
+
+// packages/client/src/ci-providers.ts
 var COMMIT = /^[0-9a-f]{7,70}$/i;
 var value = (env, name) => {
   const found = env[name]?.trim();
   return found ? found : undefined;
 };
 var commit = (sha) => sha && COMMIT.test(sha) ? sha : undefined;
-var joined = (owner, name) => owner && name ? `${owner}/${name}` : undefined;
-function detectCi(env) {
-  let context = {};
-  if (value(env, "GITHUB_ACTIONS") === "true") {
-    context = {
-      provider: "github-actions",
+var remote = (url) => url === undefined ? undefined : repositoryFromRemote(url);
+var web = (url) => url === undefined ? undefined : webUrlFromRemote(url);
+function rerunIds(env, required, optional = []) {
+  const ids = {};
+  for (const group of required) {
+    const name = group.find((candidate) => value(env, candidate) !== undefined);
+    if (name === undefined)
+      return;
+    ids[name] = value(env, name);
+  }
+  for (const name of optional) {
+    const found = value(env, name);
+    if (found !== undefined)
+      ids[name] = found;
+  }
+  return ids;
+}
+function azureRepository(env) {
+  const provider = value(env, "BUILD_REPOSITORY_PROVIDER");
+  if (provider && /^(GitHub|GitHubEnterprise|Bitbucket)$/i.test(provider)) {
+    return value(env, "BUILD_REPOSITORY_NAME");
+  }
+  return remote(value(env, "BUILD_REPOSITORY_URI")?.replace("/_git/", "/"));
+}
+var CI_PROVIDERS = [
+  {
+    name: "github-actions",
+    detects: (env) => value(env, "GITHUB_ACTIONS") === "true",
+    read: (env) => ({
       commitHash: commit(value(env, "GITHUB_SHA")),
       repositoryFullName: value(env, "GITHUB_REPOSITORY"),
-      author: value(env, "GITHUB_ACTOR")
-    };
-  } else if (value(env, "GITLAB_CI") === "true") {
-    context = {
-      provider: "gitlab-ci",
+      author: value(env, "GITHUB_ACTOR"),
+      webUrl: web(value(env, "GITHUB_REPOSITORY") && `${value(env, "GITHUB_SERVER_URL") ?? "https://github.com"}/${value(env, "GITHUB_REPOSITORY")}`),
+      rerun: rerunIds(env, [["GITHUB_RUN_ID"], ["GITHUB_JOB"]])
+    })
+  },
+  {
+    name: "gitlab-ci",
+    detects: (env) => value(env, "GITLAB_CI") === "true",
+    read: (env) => ({
       commitHash: commit(value(env, "CI_COMMIT_SHA")),
       repositoryFullName: value(env, "CI_PROJECT_PATH"),
-      author: value(env, "GITLAB_USER_LOGIN")
-    };
-  } else if (value(env, "BUILDKITE") === "true") {
-    const remote = value(env, "BUILDKITE_REPO");
-    context = {
-      provider: "buildkite",
+      author: value(env, "GITLAB_USER_LOGIN"),
+      webUrl: web(value(env, "CI_PROJECT_URL")),
+      rerun: rerunIds(env, [["CI_PIPELINE_ID"], ["CI_JOB_NAME"]])
+    })
+  },
+  {
+    name: "jenkins",
+    detects: (env) => value(env, "JENKINS_URL") !== undefined && value(env, "BUILD_TAG") !== undefined,
+    read: (env) => ({
+      commitHash: commit(value(env, "GIT_COMMIT")),
+      repositoryFullName: remote(value(env, "GIT_URL")),
+      author: undefined,
+      webUrl: web(value(env, "GIT_URL")),
+      rerun: rerunIds(env, [["JENKINS_URL"], ["BUILD_TAG"]], ["STAGE_NAME"])
+    })
+  },
+  {
+    name: "azure-pipelines",
+    detects: (env) => value(env, "TF_BUILD")?.toLowerCase() === "true",
+    read: (env) => ({
+      commitHash: commit(value(env, "BUILD_SOURCEVERSION")),
+      repositoryFullName: azureRepository(env),
+      author: value(env, "BUILD_REQUESTEDFOR"),
+      webUrl: web(value(env, "BUILD_REPOSITORY_URI")),
+      rerun: rerunIds(env, [["BUILD_BUILDID"], ["SYSTEM_JOBNAME"]], ["SYSTEM_STAGENAME", "SYSTEM_PHASENAME"])
+    })
+  },
+  {
+    name: "bitbucket-pipelines",
+    detects: (env) => value(env, "BITBUCKET_BUILD_NUMBER") !== undefined,
+    read: (env) => ({
+      commitHash: commit(value(env, "BITBUCKET_COMMIT")),
+      repositoryFullName: value(env, "BITBUCKET_REPO_FULL_NAME"),
+      author: undefined,
+      webUrl: web(value(env, "BITBUCKET_GIT_HTTP_ORIGIN")),
+      rerun: rerunIds(env, [["BITBUCKET_BUILD_NUMBER"], ["BITBUCKET_STEP_UUID"]])
+    })
+  },
+  {
+    name: "circleci",
+    detects: (env) => value(env, "CIRCLECI") === "true",
+    read: (env) => {
+      const owner = value(env, "CIRCLE_PROJECT_USERNAME");
+      const name = value(env, "CIRCLE_PROJECT_REPONAME");
+      return {
+        commitHash: commit(value(env, "CIRCLE_SHA1")),
+        repositoryFullName: owner && name ? `${owner}/${name}` : undefined,
+        author: value(env, "CIRCLE_USERNAME"),
+        webUrl: web(value(env, "CIRCLE_REPOSITORY_URL")),
+        rerun: rerunIds(env, [["CIRCLE_WORKFLOW_WORKSPACE_ID"], ["CIRCLE_JOB"]])
+      };
+    }
+  },
+  {
+    name: "buildkite",
+    detects: (env) => value(env, "BUILDKITE") === "true",
+    read: (env) => ({
       commitHash: commit(value(env, "BUILDKITE_COMMIT")),
-      repositoryFullName: remote === undefined ? undefined : repositoryFromRemote(remote),
-      author: value(env, "BUILDKITE_BUILD_CREATOR")
-    };
-  } else if (value(env, "CIRCLECI") === "true") {
-    context = {
-      provider: "circleci",
-      commitHash: commit(value(env, "CIRCLE_SHA1")),
-      repositoryFullName: joined(value(env, "CIRCLE_PROJECT_USERNAME"), value(env, "CIRCLE_PROJECT_REPONAME")),
-      author: value(env, "CIRCLE_USERNAME")
-    };
+      repositoryFullName: remote(value(env, "BUILDKITE_REPO")),
+      author: value(env, "BUILDKITE_BUILD_CREATOR"),
+      webUrl: web(value(env, "BUILDKITE_REPO")),
+      rerun: rerunIds(env, [["BUILDKITE_BUILD_ID"], ["BUILDKITE_STEP_ID", "BUILDKITE_STEP_KEY", "BUILDKITE_LABEL"]], ["BUILDKITE_PARALLEL_JOB"])
+    })
   }
-  return Object.fromEntries(Object.entries(context).filter(([, field]) => field !== undefined));
+];
+
+// packages/client/src/ci-env.ts
+function detectCi(env) {
+  const provider = CI_PROVIDERS.find((candidate) => candidate.detects(env));
+  if (!provider)
+    return {};
+  const found = { provider: provider.name, ...provider.read(env) };
+  return Object.fromEntries(Object.entries(found).filter(([, field]) => field !== undefined));
+}
+
+// packages/client/src/rerun-key.ts
+import { createHash } from "node:crypto";
+function rerunKey(ci, input) {
+  if (ci.provider === undefined || ci.rerun === undefined)
+    return;
+  const named = JSON.stringify([
+    ci.provider,
+    Object.entries(ci.rerun),
+    input.repositoryFullName,
+    input.app,
+    input.environment
+  ]);
+  const digest = createHash("sha256").update(named).digest("hex");
+  const from = Object.entries(ci.rerun).map(([name, id]) => `${name}=${id}`).join(" ");
+  return { key: `${ci.provider}-${digest}`, from };
 }
 
 // packages/client/src/notify-args.ts
@@ -4246,6 +4790,7 @@ var NOTIFY_OPTIONS = {
   wait: { type: "boolean" },
   timeout: { type: "string" },
   "no-commits": { type: "boolean" },
+  "require-commits": { type: "boolean" },
   fixes: { type: "string" }
 };
 var FLAG_OF_FIELD = {
@@ -4281,27 +4826,28 @@ function parseUrl(value) {
   } catch {}
   throw new UsageError(`--url must be an http(s) URL such as https://shiplog.example.com, got ${JSON.stringify(value)}`);
 }
-function parseNotifyArgs(args, env) {
-  let values;
+function readFlags(args) {
   try {
-    values = parseArgs({
-      args,
-      options: NOTIFY_OPTIONS,
-      strict: true,
-      allowPositionals: false
-    }).values;
+    return parseArgs({ args, options: NOTIFY_OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (error) {
     throw new UsageError(error.message);
   }
+}
+async function planNotify(args, env, git) {
+  const flags = readFlags(args);
   const ci = detectCi(env);
+  const lacking = !(given(flags.commit) ?? ci.commitHash) || !(given(flags.repository) ?? ci.repositoryFullName) || ci.provider === undefined && !given(flags.author);
+  return planOf(flags, env, ci, lacking ? await checkoutContext(git) : {});
+}
+function planOf(values, env, ci, local) {
   const url = given(values.url) ?? given(env.SHIPLOG_URL);
   const apiKey = given(values["api-key"]) ?? given(env.SHIPLOG_API_KEY);
   const app = given(values.app);
   const environment = given(values.environment);
   const version = given(values.version);
-  const commitHash = given(values.commit) ?? ci.commitHash;
-  const repositoryFullName = given(values.repository) ?? ci.repositoryFullName;
-  const author = given(values.author) ?? ci.author;
+  const commitHash = given(values.commit) ?? ci.commitHash ?? local.commitHash;
+  const repositoryFullName = given(values.repository) ?? ci.repositoryFullName ?? local.repositoryFullName;
+  const author = given(values.author) ?? ci.author ?? (ci.provider ? undefined : local.author);
   const missing = [];
   if (!url)
     missing.push("--url (or SHIPLOG_URL)");
@@ -4314,9 +4860,10 @@ function parseNotifyArgs(args, env) {
   if (!version)
     missing.push("--version");
   if (!commitHash)
-    missing.push("--commit (not detected from a supported CI)");
-  if (!repositoryFullName)
-    missing.push("--repository (not detected from a supported CI)");
+    missing.push("--commit (not detected from the CI or a git checkout)");
+  if (!repositoryFullName) {
+    missing.push("--repository (not detected from the CI or the checkout's origin remote)");
+  }
   if (!url || !apiKey || !app || !environment || !version || !commitHash || !repositoryFullName) {
     throw new UsageError(`missing ${missing.join(", ")}`);
   }
@@ -4331,46 +4878,166 @@ function parseNotifyArgs(args, env) {
     if (value !== undefined)
       input[field] = value;
   }
-  const idempotencyKey = given(values["idempotency-key"]);
+  if (values["require-commits"] && values["no-commits"]) {
+    throw new UsageError("--require-commits asks for the commits that --no-commits leaves out: pass one");
+  }
+  const explicitKey = given(values["idempotency-key"]);
+  const rerun = explicitKey === undefined ? rerunKey(ci, input) : undefined;
+  const idempotencyKey = explicitKey ?? rerun?.key;
   const fixes = given(values.fixes);
   return {
     url: parseUrl(url),
     apiKey,
     input,
     ...idempotencyKey === undefined ? {} : { idempotencyKey },
+    ...rerun === undefined ? {} : { rerun },
     wait: values.wait ?? false,
     timeoutMs: parseTimeout(values.timeout),
     commits: !values["no-commits"],
-    ...fixes === undefined ? {} : { fixes }
+    requireCommits: values["require-commits"] ?? false,
+    ...fixes === undefined ? {} : { fixes },
+    ...ci.webUrl === undefined ? {} : { webUrl: ci.webUrl }
   };
 }
 
-// packages/client/src/runtime.ts
-var host = globalThis;
-async function runProgram(program, args) {
-  if (host.Deno) {
-    try {
-      const out = await new host.Deno.Command(program, {
-        args,
-        stdout: "piped",
-        stderr: "piped"
-      }).output();
-      const text = new TextDecoder;
-      return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
-    } catch (error) {
-      return { code: -1, stdout: "", stderr: String(error) };
+// packages/client/src/git-commits.ts
+var REVERTS = /This reverts commit ([0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?)/g;
+var FIELD = "\x1F";
+var RECORD = "\x1E";
+var SHALLOW_HINT = "this checkout is shallow and its history could not be fetched: check out the full history " + "(GitHub actions/checkout: fetch-depth: 0; GitLab: GIT_DEPTH: 0)";
+function line(text) {
+  const clean = [...text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim()];
+  return clean.length === 0 ? undefined : clean.slice(0, MAX_COMMIT_TEXT).join("").trim();
+}
+function parseRecord(record) {
+  const [sha = "", committedAt = "", authoredAt = "", subject = "", author = "", body = ""] = record.split(FIELD);
+  if (!sha.trim())
+    return;
+  const reverts = [...body.matchAll(REVERTS)].map((match) => (match[1] ?? "").toLowerCase());
+  const details = { subject: line(subject), author: line(author) };
+  return {
+    sha: sha.trim(),
+    committedAt,
+    authoredAt,
+    reverts: [...new Set(reverts)],
+    ...Object.fromEntries(Object.entries(details).filter(([, value]) => value !== undefined))
+  };
+}
+async function collectCommits(git, range) {
+  const state = await checkoutState(git.read);
+  if (!state.ok)
+    return state;
+  const missing = await missingFromHistory(git, range);
+  if (missing !== undefined)
+    return { ok: false, reason: missing };
+  const log = await git.read([
+    "log",
+    `--max-count=${MAX_DEPLOYMENT_COMMITS + 1}`,
+    `--format=%H${FIELD}%cI${FIELD}%aI${FIELD}%s${FIELD}%an${FIELD}%B${RECORD}`,
+    `${range.previous}..${range.commit}`,
+    ...range.path ? ["--", range.path] : []
+  ]);
+  if (log.code !== 0)
+    return { ok: false, reason: gitProblem(log) };
+  const commits = log.stdout.split(RECORD).map((record) => parseRecord(record.replace(/^\n/, ""))).filter((commit) => commit !== undefined);
+  return {
+    ok: true,
+    commits: commits.slice(0, MAX_DEPLOYMENT_COMMITS),
+    truncated: commits.length > MAX_DEPLOYMENT_COMMITS
+  };
+}
+async function missingFromHistory(git, range) {
+  const has = async (sha) => (await git.read(["cat-file", "-e", `${sha}^{commit}`])).code === 0;
+  if (await has(range.previous) && await has(range.commit))
+    return;
+  const shallow = async () => (await git.read(["rev-parse", "--is-shallow-repository"])).stdout.trim() === "true";
+  if (await shallow())
+    await git.write(["fetch", "--quiet", "--unshallow"]);
+  if (await shallow())
+    return SHALLOW_HINT;
+  if (!await has(range.previous)) {
+    return `the previous deployment's commit ${range.previous.slice(0, 12)} is not in this checkout's history (rewritten, or another repository), so no commits were sent`;
+  }
+  if (!await has(range.commit))
+    return `commit ${range.commit.slice(0, 12)} is not in this checkout`;
+  return;
+}
+
+// packages/client/src/notify-output.ts
+function warn(output, message) {
+  if (output.warn)
+    output.warn(message);
+  else
+    output.err(`warning: ${message}`);
+}
+
+// packages/client/src/notify-commits.ts
+async function sendCommits(plan, created, client, output, git) {
+  const { app, environment, repositoryFullName, commitHash, monorepoPath } = plan.input;
+  const missing = (reason) => {
+    warn(output, reason);
+    return "missing";
+  };
+  try {
+    const deployedAt = plan.input.deployedAt ?? (await client.getDeployment(created.id)).deployedAt;
+    const [previous] = (await client.listDeployments({
+      app,
+      environment,
+      repository: repositoryFullName,
+      until: deployedAt,
+      limit: 1
+    })).data;
+    if (!previous) {
+      const state = await checkoutState(git.read);
+      if (!state.ok)
+        return missing(state.reason);
+      output.out("The first deployment of this app here: its history is not counted as commits.");
+      return "first";
+    }
+    const range = { previous: previous.commitHash, commit: commitHash };
+    const collected = await collectCommits(git, monorepoPath ? { ...range, path: monorepoPath } : range);
+    if (!collected.ok)
+      return missing(collected.reason);
+    const webUrl = plan.webUrl ?? await originWebUrl(git.read);
+    await client.putDeploymentCommits(created.id, {
+      commits: collected.commits,
+      truncated: collected.truncated,
+      ...webUrl === undefined ? {} : { webUrl }
+    });
+    const capped = collected.truncated ? " (the newest 5,000: there were more)" : "";
+    output.out(`Sent ${collected.commits.length} commits since ${previous.version}${capped}.`);
+    return "sent";
+  } catch (error) {
+    return missing(`the commits were not sent: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+// packages/client/src/notify-rerun.ts
+var isKeyReusedElsewhere = (error) => error instanceof ShiplogError && error.status === 422 && error.fieldErrors.length > 0 && error.fieldErrors.every((fieldError) => fieldError.field === "Idempotency-Key");
+async function acceptDeployment(plan, client) {
+  const { idempotencyKey } = plan;
+  try {
+    const options = idempotencyKey === undefined ? {} : { idempotencyKey };
+    return { kind: "accepted", created: await client.createDeployment(plan.input, options) };
+  } catch (error) {
+    if (!plan.rerun || !isKeyReusedElsewhere(error))
+      throw error;
+  }
+  const { app, environment, repositoryFullName, version, commitHash } = plan.input;
+  for (const status of ["recorded", "queued"]) {
+    const query = { app, environment, repository: repositoryFullName, version, commitHash, status };
+    const [earlier] = (await client.listDeployments({ ...query, limit: 1 })).data;
+    if (earlier) {
+      const { id } = earlier;
+      const created = { id, location: client.receiptUrl(id), idempotencyKey: plan.rerun.key };
+      return { kind: "earlier", created };
     }
   }
-  const { execFile } = await import("node:child_process");
-  return new Promise((resolve) => {
-    execFile(program, args, { maxBuffer: 268435456 }, (error, stdout, stderr) => {
-      const code = error ? typeof error.code === "number" ? error.code : -1 : 0;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr || (error?.message ?? "")) });
-    });
-  });
+  return { kind: "unseen" };
 }
 
 // packages/client/src/notify.ts
+var COMMITS_MISSING_EXIT = 3;
 function exitCodeFor(error) {
   if (error instanceof UsageError)
     return 2;
@@ -4394,51 +5061,23 @@ function describeError(error, flagOf = FLAG_OF_FIELD, command = "notify") {
   }
   return [`error: ${error instanceof Error ? error.message : String(error)}`];
 }
-async function sendCommits(plan, created, client, output, git) {
-  const { app, environment, repositoryFullName, commitHash, monorepoPath } = plan.input;
-  try {
-    const deployedAt = plan.input.deployedAt ?? (await client.getDeployment(created.id)).deployedAt;
-    const [previous] = (await client.listDeployments({
-      app,
-      environment,
-      repository: repositoryFullName,
-      until: deployedAt,
-      limit: 1
-    })).data;
-    if (!previous) {
-      output.out("The first deployment of this app here: its history is not counted as commits.");
-      return;
-    }
-    const range = { previous: previous.commitHash, commit: commitHash };
-    const collected = await collectCommits(git, monorepoPath ? { ...range, path: monorepoPath } : range);
-    if (!collected.ok) {
-      if (collected.notCheckout)
-        output.out(collected.reason);
-      else
-        output.err(`warning: ${collected.reason}`);
-      return;
-    }
-    await client.putDeploymentCommits(created.id, {
-      commits: collected.commits,
-      truncated: collected.truncated
-    });
-    const capped = collected.truncated ? " (the newest 5,000: there were more)" : "";
-    output.out(`Sent ${collected.commits.length} commits since ${previous.version}${capped}.`);
-  } catch (error) {
-    const [first = "error: unknown"] = describeError(error);
-    output.err(`warning: the commits were not sent: ${first.replace(/^error: /, "")}`);
-  }
-}
-async function runNotify(plan, client, output, git = (args) => runProgram("git", args)) {
+async function runNotify(plan, client, output, git) {
   const { app, version, environment } = plan.input;
   try {
-    const { idempotencyKey } = plan;
-    const created = await client.createDeployment(plan.input, idempotencyKey === undefined ? {} : { idempotencyKey });
-    output.out(`Deployment ${created.id} accepted: ${app} ${version} to ${environment}`);
+    const acceptance = await acceptDeployment(plan, client);
+    if (acceptance.kind === "unseen") {
+      output.out(`This job (${plan.rerun?.from}) already reported ${app} to ${environment} with other ` + "fields, so this re-run records nothing new.");
+      return 0;
+    }
+    const { created } = acceptance;
+    const earlier = acceptance.kind === "earlier" ? ` (reported by an earlier run of this job, ${plan.rerun?.from}: nothing new recorded)` : "";
+    output.out(`Deployment ${created.id} accepted: ${app} ${version} to ${environment}${earlier}`);
     output.out(created.location);
     output.accepted?.(created);
-    if (plan.commits)
-      await sendCommits(plan, created, client, output, git);
+    let commits;
+    if (plan.commits) {
+      commits = await sendCommits(plan, created, client, output, git ?? await localCheckout());
+    }
     let recorded;
     if (plan.fixes !== undefined) {
       recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs });
@@ -4448,12 +5087,16 @@ async function runNotify(plan, client, output, git = (args) => runProgram("git",
       });
       output.out(`Incident ${incident.id} resolved at ${incident.resolvedAt}: ${incident.title}`);
     }
-    if (!plan.wait)
-      return 0;
-    output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`);
-    recorded ??= await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs });
-    const repeat = recorded.duplicateOf ? ` (a repeat of deployment ${recorded.duplicateOf})` : "";
-    output.out(`Recorded at ${recorded.recordedAt}${repeat}`);
+    if (plan.wait) {
+      output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`);
+      recorded ??= await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs });
+      const repeat = recorded.duplicateOf ? ` (a repeat of deployment ${recorded.duplicateOf})` : "";
+      output.out(`Recorded at ${recorded.recordedAt}${repeat}`);
+    }
+    if (plan.requireCommits && commits === "missing") {
+      output.err(`error: deployment ${created.id} is recorded without its commits (--require-commits): fix the warning above`);
+      return COMMITS_MISSING_EXIT;
+    }
     return 0;
   } catch (error) {
     for (const line of describeError(error))
@@ -4464,18 +5107,28 @@ async function runNotify(plan, client, output, git = (args) => runProgram("git",
 
 // actions/notify/src/inputs.ts
 var inputVariable = (name) => `INPUT_${name.replaceAll(" ", "_").toUpperCase()}`;
-var FLAGS = ["url", "api-key", "app", "environment", "version", "monorepo-path", "description"];
+var FLAGS = [
+  "url",
+  "api-key",
+  "app",
+  "environment",
+  "version",
+  "monorepo-path",
+  "description",
+  "idempotency-key"
+];
+var SWITCHES = ["wait", "require-commits"];
 var REQUIRED2 = ["url", "api-key", "app", "environment", "version"];
 var FALLBACK = {
   url: "SHIPLOG_URL",
   "api-key": "SHIPLOG_API_KEY"
 };
-function readWait(raw) {
+function readSwitch(name, raw) {
   if (/^(true|True|TRUE)$/.test(raw))
     return true;
   if (/^(false|False|FALSE|)$/.test(raw))
     return false;
-  throw new UsageError(`input wait must be true or false, got ${JSON.stringify(raw)}`);
+  throw new UsageError(`input ${name} must be true or false, got ${JSON.stringify(raw)}`);
 }
 function notifyArgs(env) {
   const value = (name) => env[inputVariable(name)]?.trim() ?? "";
@@ -4485,15 +5138,18 @@ function notifyArgs(env) {
     throw new UsageError(`missing ${noun} ${missing.join(", ")}: set ${pronoun} under \`with:\``);
   }
   const args = FLAGS.filter((name) => value(name) !== "").map((name) => `--${name}=${value(name)}`);
-  if (readWait(value("wait")))
-    args.push("--wait");
+  for (const name of SWITCHES)
+    if (readSwitch(name, value(name)))
+      args.push(`--${name}`);
   return args;
 }
 
-// actions/notify/src/workflow-commands.ts
+// packages/client/src/ci-output.ts
 var escapeData = (data) => data.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll(`
 `, "%0A");
 var workflowCommand = (name, data) => `::${name}::${escapeData(data)}`;
+
+// actions/notify/src/workflow-commands.ts
 function outputLine(name, value) {
   if (/[\r\n]/.test(value))
     throw new Error(`output ${name} must be one line, got ${value}`);
@@ -4503,9 +5159,10 @@ function outputLine(name, value) {
 
 // actions/notify/src/main.ts
 async function main(env) {
+  const git = await localCheckout();
   let plan;
   try {
-    plan = parseNotifyArgs(notifyArgs(env), env);
+    plan = await planNotify(notifyArgs(env), env, git.read);
   } catch (error) {
     if (!(error instanceof UsageError))
       throw error;
@@ -4515,7 +5172,8 @@ async function main(env) {
   const errors = [];
   const code = await runNotify(plan, createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey }), {
     out: (line) => console.log(line),
-    err: (line) => line.startsWith("warning: ") ? console.log(workflowCommand("warning", line.slice("warning: ".length))) : errors.push(line),
+    err: (line) => errors.push(line),
+    warn: (message) => console.log(workflowCommand("warning", message)),
     accepted: (created) => {
       const file = env.GITHUB_OUTPUT;
       if (!file) {
@@ -4524,7 +5182,7 @@ async function main(env) {
       }
       appendFileSync(file, outputLine("deployment-id", created.id) + outputLine("receipt-url", created.location));
     }
-  });
+  }, git);
   if (errors.length > 0)
     console.log(workflowCommand("error", errors.join(`
 `)));

@@ -11,6 +11,7 @@ const REQUIRED = {
   environment: 'production',
   version: 'v1.2.3',
 }
+const REQUIRED_FLAGS = Object.keys(REQUIRED).length
 
 test('inputs are named as the runner names them: upper case, dashes kept', () => {
   expect(inputVariable('monorepo-path')).toBe('INPUT_MONOREPO-PATH')
@@ -58,8 +59,18 @@ test('missing inputs are all named, as inputs', () => {
   )
 })
 
-test('wait takes the YAML booleans only', () => {
+test('wait and require-commits take the YAML booleans only', () => {
   expect(() => notifyArgs(inputs({ ...REQUIRED, wait: 'yes' }))).toThrow(
     'input wait must be true or false, got "yes"',
   )
+  expect(() => notifyArgs(inputs({ ...REQUIRED, 'require-commits': '1' }))).toThrow(
+    'input require-commits must be true or false, got "1"',
+  )
+})
+
+test('require-commits is a switch; idempotency-key is passed as given', () => {
+  const args = notifyArgs(
+    inputs({ ...REQUIRED, 'require-commits': 'True', 'idempotency-key': 'release-7' }),
+  )
+  expect(args.slice(REQUIRED_FLAGS)).toEqual(['--idempotency-key=release-7', '--require-commits'])
 })

@@ -5,7 +5,18 @@ type Env = Readonly<Record<string, string | undefined>>
 /** An input as the runner passes it: `INPUT_` + the name upper-cased, spaces as `_` (dashes stay). */
 export const inputVariable = (name: string) => `INPUT_${name.replaceAll(' ', '_').toUpperCase()}`
 
-const FLAGS = ['url', 'api-key', 'app', 'environment', 'version', 'monorepo-path', 'description']
+const FLAGS = [
+  'url',
+  'api-key',
+  'app',
+  'environment',
+  'version',
+  'monorepo-path',
+  'description',
+  'idempotency-key',
+]
+/** Inputs that are switches: `--name` when true. */
+const SWITCHES = ['wait', 'require-commits']
 const REQUIRED = ['url', 'api-key', 'app', 'environment', 'version']
 /** Required inputs a step may leave out when the job's environment has the variable instead. */
 const FALLBACK: Readonly<Record<string, string>> = {
@@ -13,11 +24,11 @@ const FALLBACK: Readonly<Record<string, string>> = {
   'api-key': 'SHIPLOG_API_KEY',
 }
 
-function readWait(raw: string): boolean {
+function readSwitch(name: string, raw: string): boolean {
   // The YAML 1.2 core-schema booleans, as the runner's own `getBooleanInput` accepts them.
   if (/^(true|True|TRUE)$/.test(raw)) return true
   if (/^(false|False|FALSE|)$/.test(raw)) return false
-  throw new UsageError(`input wait must be true or false, got ${JSON.stringify(raw)}`)
+  throw new UsageError(`input ${name} must be true or false, got ${JSON.stringify(raw)}`)
 }
 
 /**
@@ -36,6 +47,6 @@ export function notifyArgs(env: Env): string[] {
   }
   // `--name=value`, so a value starting with a dash is not taken for a flag.
   const args = FLAGS.filter((name) => value(name) !== '').map((name) => `--${name}=${value(name)}`)
-  if (readWait(value('wait'))) args.push('--wait')
+  for (const name of SWITCHES) if (readSwitch(name, value(name))) args.push(`--${name}`)
   return args
 }

@@ -4,19 +4,21 @@
 // imported by path because this folder is not a workspace (it has nothing to install).
 import { appendFileSync } from 'node:fs'
 import { createShiplogClient } from '../../../packages/client/src/client.ts'
+import { localCheckout } from '../../../packages/client/src/git-checkout.ts'
 import { runNotify } from '../../../packages/client/src/notify.ts'
 import {
   type NotifyPlan,
-  parseNotifyArgs,
+  planNotify,
   UsageError,
 } from '../../../packages/client/src/notify-args.ts'
 import { notifyArgs } from './inputs.ts'
 import { outputLine, workflowCommand } from './workflow-commands.ts'
 
 async function main(env: Record<string, string | undefined>): Promise<number> {
+  const git = await localCheckout()
   let plan: NotifyPlan
   try {
-    plan = parseNotifyArgs(notifyArgs(env), env)
+    plan = await planNotify(notifyArgs(env), env, git.read)
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
     console.log(workflowCommand('error', error.message))
@@ -28,11 +30,9 @@ async function main(env: Record<string, string | undefined>): Promise<number> {
     createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey }),
     {
       out: (line) => console.log(line),
+      err: (line) => errors.push(line),
       // A warning (the commits could not be read) leaves the step green, as it leaves the CLI.
-      err: (line) =>
-        line.startsWith('warning: ')
-          ? console.log(workflowCommand('warning', line.slice('warning: '.length)))
-          : errors.push(line),
+      warn: (message) => console.log(workflowCommand('warning', message)),
       // Written on acceptance, so a later step sees the id even when waiting for it fails.
       accepted: (created) => {
         const file = env.GITHUB_OUTPUT
@@ -46,6 +46,7 @@ async function main(env: Record<string, string | undefined>): Promise<number> {
         )
       },
     },
+    git,
   )
   // One annotation with every line: the API's detail and each field error.
   if (errors.length > 0) console.log(workflowCommand('error', errors.join('\n')))

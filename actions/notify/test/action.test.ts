@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createShiplogClient } from '../../../packages/client/src/index.ts'
 import { type LiveApi, ROOT, startLiveApi } from '../../../packages/client/test/live-api.ts'
 import { nodeOnlyPath } from '../../../packages/client/test/node-only-path.ts'
-import { runProcess } from '../../../packages/client/test/run-process.ts'
-import { inputVariable } from '../src/inputs.ts'
+import { ACTION, BUNDLE, runAction as runBundle } from './runner.ts'
 
 // The committed bundle run the way the runner runs it: `node dist/index.js` with the inputs as
 // INPUT_* variables, the GITHUB_* context, outputs appended to the file in GITHUB_OUTPUT, and no
 // Bun on PATH, against a real Shiplog.
 
-const ACTION = join(ROOT, 'actions/notify')
-const BUNDLE = join(ACTION, 'dist/index.js')
 const SHA = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
 const GITHUB = {
   GITHUB_ACTIONS: 'true',
@@ -40,28 +37,10 @@ afterAll(async () => {
   if (workspace) await rm(workspace, { recursive: true, force: true })
 })
 
-async function runAction(inputs: Record<string, string>, env: Record<string, string> = {}) {
-  const outputFile = join(workspace, `output-${crypto.randomUUID()}`)
-  await writeFile(outputFile, '')
-  const variables = Object.fromEntries(
-    Object.entries(inputs).map(([name, value]) => [inputVariable(name), value]),
-  )
-  const { stdout, stderr, code } = await runProcess(['node', BUNDLE], {
-    cwd: workspace,
-    env: { PATH: path.path, ...GITHUB, GITHUB_OUTPUT: outputFile, ...variables, ...env },
-  })
-  const annotations = stdout.split('\n').filter((line) => line.startsWith('::error::'))
-  return { stdout, stderr, code, annotations, outputs: await readFile(outputFile, 'utf8') }
+async function runAction(inputs: Record<string, string>) {
+  const run = await runBundle(inputs, GITHUB, { cwd: workspace, path: path.path })
+  return { ...run, annotations: (run.commands.error ?? []).map((data) => `::error::${data}`) }
 }
-
-const outputsOf = (text: string) =>
-  Object.fromEntries(
-    text
-      .trimEnd()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  )
 
 test('the committed dist/index.js is what `bun run build:action` makes of the source', async () => {
   const { scripts } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'))
@@ -102,6 +81,8 @@ test('action.yml runs the bundle on node24 and declares the inputs and outputs i
     'wait',
     'monorepo-path',
     'description',
+    'require-commits',
+    'idempotency-key',
   ])
   expect(Object.keys(action.outputs)).toEqual(['deployment-id', 'receipt-url'])
 })
@@ -122,11 +103,11 @@ test('inputs in, recorded with the GITHUB_* context, id and receipt URL out', as
     stderr: '',
     annotations: [],
   })
-  const outputs = outputsOf(run.outputs)
+  const { outputs } = run
   expect(Object.keys(outputs)).toEqual(['deployment-id', 'receipt-url'])
   expect(outputs['receipt-url']).toBe(`${live.url}/v1/deployments/${outputs['deployment-id']}`)
   expect(run.stdout).toContain('Recorded at ')
-  expect(run.stdout + run.outputs).not.toContain(key)
+  expect(run.stdout + run.written).not.toContain(key)
 
   const client = createShiplogClient({ baseUrl: live.url, apiKey: key })
   const recorded = await client.getDeployment(outputs['deployment-id'] ?? '')
@@ -153,9 +134,9 @@ test('a request the API refuses fails the step with one annotation naming each f
     'monorepo-path': '/apps/storefront',
   })
   expect(run.code).toBe(2)
-  expect(run.outputs).toBe('')
+  expect(run.written).toBe('')
   expect(run.annotations).toHaveLength(1)
-  expect(run.annotations[0]?.split('%0A')).toEqual([
+  expect(run.annotations[0]?.split('\n')).toEqual([
     '::error::error: 422 Validation failed: The request has 1 invalid field: fix every one listed in errors and send it again.',
     "  monorepoPath (--monorepo-path): must be a relative path: remove the leading '/'",
   ])
@@ -167,9 +148,9 @@ test('missing inputs are named as inputs, before anything is sent', async () => 
   expect(run.stdout).toBe('::error::missing inputs environment, version: set them under `with:`\n')
 })
 
-/** The ```yaml blocks of the README that use this action. */
+/** The ```yaml blocks of docs/pipelines.md that use this action. */
 async function readmeSteps(): Promise<{ uses: string; with: Record<string, unknown> }[]> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8')
+  const readme = await readFile(join(ROOT, 'docs/pipelines.md'), 'utf8')
   const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1] ?? '')
   return blocks
     .filter((block) => block.includes('/actions/notify@'))
@@ -180,7 +161,7 @@ async function readmeSteps(): Promise<{ uses: string; with: Record<string, unkno
     })
 }
 
-test("the README's workflow step runs as written", async () => {
+test("docs/pipelines.md's workflow step runs as written", async () => {
   const steps = await readmeSteps()
   expect(steps).toHaveLength(1)
   const [step] = steps

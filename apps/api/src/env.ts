@@ -1,5 +1,7 @@
 import { parseEnv } from '@shiplog/schema/env'
 import { type Static, Type } from '@sinclair/typebox'
+import { SIGN_IN_SETTINGS } from './modules/access/sign-in-env.ts'
+import { signInProblems } from './modules/access/sign-in-settings.ts'
 
 /** Every setting of the API, read from environment variables and nowhere else. */
 export const ApiEnv = Type.Object({
@@ -44,6 +46,7 @@ export const ApiEnv = Type.Object({
   SHUTDOWN_DELAY_MS: Type.Integer({ minimum: 0, default: 0 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 20_000 }),
   LOG_REQUESTS: Type.Boolean({ default: true }),
+  ...SIGN_IN_SETTINGS,
 })
 export type ApiEnv = Static<typeof ApiEnv>
 
@@ -75,7 +78,7 @@ function portProblems(env: ApiEnv): string[] {
 /** Reads and validates the API's configuration; throws naming every bad variable. */
 export function loadApiEnv(source: Record<string, string | undefined>): ApiEnv {
   const env = parseEnv(ApiEnv, source)
-  const problems = [...nestingProblems(env), ...portProblems(env)]
+  const problems = [...nestingProblems(env), ...portProblems(env), ...signInProblems(env)]
   if (problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)
   }

@@ -4,13 +4,12 @@ import type { LogLine } from '@shiplog/ops-http/log'
 import { Elysia } from 'elysia'
 import type { Enqueuer } from './enqueue/enqueuer.ts'
 import type { BodyLimits } from './lib/json-body.ts'
-import { catalogRoutes } from './modules/catalog/index.ts'
-import { deploymentRoutes } from './modules/deployments/index.ts'
+import type { OidcClient } from './modules/access/oidc-client.ts'
+import type { SignInSettings } from './modules/access/sign-in-settings.ts'
+import { cliRoutes } from './modules/cli/index.ts'
 import { docsRoutes } from './modules/docs/index.ts'
-import { doraRoutes } from './modules/dora/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import type { Readiness } from './modules/health/readiness.ts'
-import { incidentRoutes } from './modules/incidents/index.ts'
 import { webRoutes } from './modules/web/index.ts'
 import { auth, type ClientAddress } from './plugins/auth/index.ts'
 import { KeyStore } from './plugins/auth/key-store.ts'
@@ -22,6 +21,8 @@ import { LeasedRateLimiter, postgresLeases } from './plugins/rate-limit/leased-l
 import type { ReadSlots } from './plugins/rate-limit/read-slots.ts'
 import type { BucketShape } from './plugins/rate-limit/token-bucket.ts'
 import { requestLog } from './plugins/request-log/index.ts'
+import { registerRoutes } from './route-table/register.ts'
+import { API_ROUTES } from './route-table/table.ts'
 
 /** Everything the HTTP app needs, built by `wiring.ts` (or a test). */
 export interface HttpAppDeps {
@@ -42,11 +43,15 @@ export interface HttpAppDeps {
   log: LogLine
   logRequests: boolean
   metrics: ApiMetrics
+  /** How people sign in to the dashboard. */
+  signIn: SignInSettings
+  oidc: OidcClient | undefined
 }
 
 /**
- * The Shiplog HTTP API as an Elysia app: plugins check a request (`plugins/`), modules answer it
- * (`modules/`). No sockets and no process: `wiring.ts` builds it, `lifecycle.ts` serves it.
+ * The Shiplog HTTP API as an Elysia app: plugins check a request (`plugins/`), the route table
+ * (`route-table/`) checks it against its route's contract, and modules answer it (`modules/`).
+ * No sockets and no process: `wiring.ts` builds it, `lifecycle.ts` serves it.
  */
 export function createHttpApp(deps: HttpAppDeps) {
   const reportUnexpected = (error: unknown) =>
@@ -71,47 +76,42 @@ export function createHttpApp(deps: HttpAppDeps) {
   )
   // Elysia otherwise finds the path by assuming a host of four characters or more, which
   // misroutes requests with a short Host header under its web-standard (Deno) handler.
-  return new Elysia({ handler: { standardHostname: false } })
-    .use(requestLog(deps.logRequests ? deps.log : undefined))
-    .use(prometheus(deps.metrics))
-    .use(problemDetails(reportUnexpected))
-    .use(healthRoutes(deps.readiness))
-    .use(docsRoutes())
-    .use(
-      webRoutes({
-        sql: deps.sql,
-        readSql: deps.readSql,
-        boss: deps.boss,
-        keys,
-        signInAttempts: new AddressLimiter(deps.unauthenticatedRateLimit),
-        clientAddress: deps.clientAddress,
-        reads: deps.reads,
-      }),
-    )
-    .use(
-      deploymentRoutes({
-        sql: deps.sql,
-        readSql: deps.readSql,
-        boss: deps.boss,
-        queue: deps.queue,
-        authenticated,
-        limited,
-        bodyLimits: deps.bodyLimits,
-        reads: deps.reads,
-        receipts: deps.receipts,
-      }),
-    )
-    .use(catalogRoutes({ readSql: deps.readSql, reads: deps.reads, authenticated, limited }))
-    .use(doraRoutes({ readSql: deps.readSql, reads: deps.reads, authenticated, limited }))
-    .use(
-      incidentRoutes({
-        sql: deps.sql,
-        reads: deps.reads,
-        bodyLimits: deps.bodyLimits,
-        authenticated,
-        limited,
-      }),
-    )
+  return (
+    new Elysia({ handler: { standardHostname: false } })
+      .use(requestLog(deps.logRequests ? deps.log : undefined))
+      .use(prometheus(deps.metrics))
+      .use(problemDetails(reportUnexpected))
+      .use(healthRoutes(deps.readiness))
+      .use(docsRoutes())
+      // The CLI for pipelines: no key, no database.
+      .use(cliRoutes())
+      .use(
+        webRoutes({
+          sql: deps.sql,
+          readSql: deps.readSql,
+          boss: deps.boss,
+          keys,
+          signInAttempts: new AddressLimiter(deps.unauthenticatedRateLimit),
+          clientAddress: deps.clientAddress,
+          reads: deps.reads,
+          signIn: deps.signIn,
+          oidc: deps.oidc,
+          log: deps.log,
+        }),
+      )
+      .use(
+        registerRoutes(API_ROUTES, {
+          clients: { replica: deps.readSql, primary: deps.sql },
+          boss: deps.boss,
+          queue: deps.queue,
+          reads: deps.reads,
+          receipts: deps.receipts,
+          bodyLimits: deps.bodyLimits,
+          authenticated,
+          limited,
+        }),
+      )
+  )
 }
 
 /** The app's type, for tests and for Eden clients. */

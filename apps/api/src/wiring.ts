@@ -1,7 +1,7 @@
 import type { Sql } from '@shiplog/db/client'
 import { createSql, processApplicationName } from '@shiplog/db/client'
 import { reportPoolConnections } from '@shiplog/db/pool-gauge'
-import { createBoss, type PgBoss, startBoss } from '@shiplog/db/queue'
+import { createBoss, type PgBoss, startBoss, stopQuietly } from '@shiplog/db/queue'
 import { scrapeOf } from '@shiplog/ops-http'
 import { type LogLine, logLine } from '@shiplog/ops-http/log'
 import {
@@ -14,7 +14,10 @@ import type { ApiEnv } from './env.ts'
 import { createHttpApp } from './http-app.ts'
 import { clientAddressFrom } from './lib/client-address.ts'
 import { withDeadline } from './lib/deadline.ts'
+import { OidcClient } from './modules/access/oidc-client.ts'
+import { signInSettingsOf } from './modules/access/sign-in-settings.ts'
 import { Readiness } from './modules/health/readiness.ts'
+import { compressed } from './modules/web/compression.ts'
 import { createApiMetrics } from './plugins/prometheus/index.ts'
 import { noteAnsweredOutside } from './plugins/response-status/index.ts'
 import { createReadPool } from './read-pool.ts'
@@ -80,6 +83,10 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
   // Readiness asks the primary alone: a replica outage makes reads answer 503 but must not take
   // the pods, and so the writes (what pipelines depend on), out of service.
   const readiness = new Readiness(sql, () => (bossReady ? undefined : 'queue not started'))
+  // The provider is asked on the first sign-in, never at start: its outage must not keep the API
+  // (and the pipelines that post to it) from starting.
+  const signIn = signInSettingsOf(env)
+  const oidc = signIn.oidc && new OidcClient(signIn.oidc)
   const app = createHttpApp({
     sql,
     readSql,
@@ -101,10 +108,14 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
     log,
     logRequests: env.LOG_REQUESTS,
     metrics,
+    signIn,
+    oidc,
   })
 
-  // What the listener serves: the app, with an answer for every request by its deadline.
-  const fetch = withDeadline(app.fetch, env.REQUEST_TIMEOUT_MS, (request) => {
+  // What the listener serves: the app, its pages compressed as the browser accepts, with an
+  // answer for every request by its deadline.
+  const serve = async (request: Request) => compressed(request, await app.fetch(request))
+  const fetch = withDeadline(serve, env.REQUEST_TIMEOUT_MS, (request) => {
     noteAnsweredOutside(request, 503)
     log({
       level: 'warn',
@@ -131,7 +142,7 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
     await sleep(env.SHUTDOWN_DELAY_MS)
     await stopListening()
     await queue.whenIdle()
-    await boss.stop({ graceful: false, close: true }).catch(() => {})
+    await stopQuietly(boss, log)
     await Promise.all([sql.end({ timeout: 5 }), readPool.end()])
   }
 

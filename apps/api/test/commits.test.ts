@@ -44,6 +44,7 @@ test('stored while queued, read back once recorded; a repeat or a correction rep
   expect(await read.json()).toEqual({
     deploymentId: id,
     truncated: false,
+    webUrl: null,
     commits: [
       {
         sha: sha('a'),
@@ -65,6 +66,45 @@ test('stored while queued, read back once recorded; a repeat or a correction rep
   const corrected = await (await h.get(`/v1/deployments/${id}/commits`)).json()
   expect(corrected.truncated).toBe(true)
   expect(corrected.commits.map((each: { sha: string }) => each.sha)).toEqual([sha('c')])
+})
+
+test('a commit may carry its subject and author, and the list the repository’s web address; old lists stay valid', async () => {
+  const id = await accepted('with-details')
+  const detailed = {
+    commits: [
+      {
+        ...commit('d', '2026-05-01T09:00:00Z'),
+        subject: '  Fix the checkout total  ',
+        author: 'Ada',
+      },
+      { ...commit('e', '2026-05-01T08:00:00Z'), subject: '', author: null },
+    ],
+    webUrl: 'https://github.com/acme/shop.git',
+  }
+  expect((await put(id, detailed)).status).toBe(204)
+  const read = await (await h.get(`/v1/deployments/${id}/commits`)).json()
+  expect(read.webUrl).toBe('https://github.com/acme/shop')
+  expect(read.commits).toEqual([
+    {
+      ...commit('d', '2026-05-01T09:00:00.000Z'),
+      authoredAt: '2026-05-01T08:00:00.000Z',
+      subject: 'Fix the checkout total',
+      author: 'Ada',
+    },
+    { ...commit('e', '2026-05-01T08:00:00.000Z'), authoredAt: '2026-05-01T08:00:00.000Z' },
+  ])
+  const refused = await put(id, {
+    commits: [
+      { ...commit('f', '2026-05-01T09:00:00Z'), subject: 'two\nlines', author: 'x'.repeat(201) },
+    ],
+    webUrl: 'https://ci:secret@gitlab.example.com/acme/shop',
+  })
+  expect(refused.status).toBe(422)
+  expect(((await refused.json()).errors as { field: string }[]).map((each) => each.field)).toEqual([
+    'webUrl',
+    'commits[0].subject',
+    'commits[0].author',
+  ])
 })
 
 test('5,000 commits fit in one request; 5,001 do not', async () => {
@@ -124,14 +164,27 @@ test('property: no commits body a client can send gets anything but 204 or a 4xx
         text,
       ),
       reverts: fc.oneof(fc.array(hex40, { maxLength: 3 }), anyValue),
+      subject: fc.oneof(text, fc.string({ unit: 'grapheme', maxLength: 250 }), anyValue),
+      author: fc.oneof(text, anyValue),
     },
     { requiredKeys: [] },
+  )
+  const webUrl = fc.oneof(
+    fc.constantFrom(
+      'https://github.com/acme/shop',
+      'https://user:token@github.com/acme/shop',
+      'http://github.com/acme/shop',
+      'https://github.com/acme/shop?x=1',
+    ),
+    fc.webUrl(),
+    anyValue,
   )
   const body = fc.oneof(
     fc.record(
       {
         commits: fc.array(fc.oneof(shaped, anyValue), { maxLength: 5 }),
         truncated: fc.oneof(fc.boolean(), anyValue),
+        webUrl,
       },
       { requiredKeys: [] },
     ),

@@ -78,6 +78,16 @@ test('bun run dev prints a key and a curl that answers 202; the deployment is li
   expect(listed[0]).toMatchObject(JSON.parse(body as string))
 }, 60_000)
 
+test('bun run dev prints the dashboard’s URL, and it answers with the sign-in page', async () => {
+  const dashboard = /The dashboard: (\S+) \(sign in with a key that has the read scope\)/.exec(
+    output,
+  )
+  expect(dashboard?.[1]).toBe(`http://localhost:${PORT}/ui`)
+  const page = await fetch(dashboard?.[1] as string)
+  expect(new URL(page.url).pathname).toBe('/ui/sign-in')
+  expect(await page.text()).toContain('Sign in to Shiplog')
+})
+
 test('Ctrl-C stops the API and the worker cleanly', async () => {
   const exited = new Promise<number | null>((resolve) => dev.once('exit', resolve))
   dev.kill('SIGINT')

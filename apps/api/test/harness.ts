@@ -2,6 +2,7 @@ import type { Sql } from '@shiplog/db/client'
 import { createSql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
+import type { Scope } from '@shiplog/schema'
 import { loadWorkerEnv } from '@shiplog/worker/env'
 import { createWorker } from '@shiplog/worker/worker'
 import { loadApiEnv } from '../src/env.ts'
@@ -104,7 +105,9 @@ export async function startHarness(
     defaultKey,
     databaseUrl: database.url,
     /** Issues another key, in the default workspace unless told otherwise. */
-    async createKey(options: { workspace?: string; rateLimitPerMinute?: number } = {}) {
+    async createKey(
+      options: { workspace?: string; rateLimitPerMinute?: number; scopes?: Scope[] } = {},
+    ) {
       return issueApiKey(sql, { workspace: options.workspace ?? 'acme', name: 'test', ...options })
     },
     /** `POST /v1/deployments`. */
@@ -119,11 +122,11 @@ export async function startHarness(
     get(path: string, options: SendOptions = {}) {
       return request('GET', path, options)
     },
-    /** Serves the API on a free local port as `main.ts` does, for tests of the wire itself. */
-    async serve(): Promise<{ base: string; port: number; stop: () => Promise<void> }> {
+    /** Serves the API on a local port (any free one by default) as `main.ts` does. */
+    async serve(wanted = 0): Promise<{ base: string; port: number; stop: () => Promise<void> }> {
       const bound = Promise.withResolvers<number>()
       const server = listen(api.fetch, {
-        port: 0,
+        port: wanted,
         hostname: '127.0.0.1',
         idleTimeoutSeconds: env.IDLE_TIMEOUT_SECONDS,
         requestTimeoutMs: env.REQUEST_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import fc from 'fast-check'
+import { futureTime, lookalikeName } from './edge-inputs.ts'
 import { type Harness, startHarness, validDeployment } from './harness.ts'
 
 // The incident bodies a client can send, valid-shaped or hostile, to POST /v1/incidents and
@@ -39,8 +40,11 @@ const text = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 30 }),
   fc.string({ unit: 'grapheme', maxLength: 210 }),
   fc.constantFrom('production', 'Staging', 'checkout', 'web', '', ' ', '2026-05-04T11:00:00Z'),
+  fc.constantFrom('never-deployed', 'Checkout'),
   fc.integer({ min: 195, max: 205 }).map((n) => '😀'.repeat(n)),
   fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+  lookalikeName,
+  futureTime,
 )
 const anyValue = fc.oneof(text, fc.constant(null), fc.integer(), fc.boolean(), fc.jsonValue())
 const time = fc.oneof(
@@ -150,5 +154,13 @@ test('no incident body a client can send gets anything but a 2xx or a 4xx proble
   expect(changed).toBeGreaterThan(20)
   const [row] = await h.sql<{ count: number }[]>`select count(*)::int as count from incidents`
   expect(row?.count).toBe(created + 1)
+  // Every stored incident names an application the workspace has, and no time in the future.
+  const astray = await h.sql`
+    select id, app, started_at, resolved_at from incidents i
+     where (app is not null and not exists (
+              select 1 from applications a where a.workspace_id = i.workspace_id and a.name_key = i.app_key))
+        or started_at > updated_at + interval '5 minutes'
+        or resolved_at > updated_at + interval '5 minutes'`
+  expect([...astray]).toEqual([])
   expect(h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
 }, 120_000)

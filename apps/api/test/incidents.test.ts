@@ -26,7 +26,8 @@ beforeAll(async () => {
   }
   causeId = await deployed({ version: '2.0.0', deployedAt: '2026-05-04T10:00:00Z' })
   stagingId = await deployed({ environment: 'staging', deployedAt: '2026-05-04T09:00:00Z' })
-  expect(await h.drain()).toBe(2)
+  await deployed({ environment: 'staging', app: 'billing', deployedAt: '2026-05-04T08:00:00Z' })
+  expect(await h.drain()).toBe(3)
 })
 afterAll(() => h?.close())
 
@@ -174,6 +175,40 @@ test('what cannot be stored is a 422 naming every field; unknown ids are 404', a
   const unknown = '01890a5d-ac96-774b-bcce-b302099a8057'
   expect((await patch(unknown, { title: 'y' })).status).toBe(404)
   expect((await h.get(`/v1/incidents/${unknown}`, { key: reader })).status).toBe(404)
+})
+
+test('an incident names an application of the workspace, and times at most 5 minutes ahead', async () => {
+  const never = await open({ environment: 'production', app: 'never-deployed', title: 'x' })
+  expect(never.status).toBe(422)
+  expect((await never.json()).errors).toEqual([
+    {
+      field: 'app',
+      message: expect.stringContaining(
+        'is not an application of your workspace: its first recorded deployment creates it',
+      ),
+    },
+  ])
+  // Any case, in any repository, even one deployed to another environment only.
+  expect((await open({ environment: 'production', app: 'BILLING', title: 'x' })).status).toBe(201)
+  const ahead = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString()
+  const future = await open({
+    environment: 'production',
+    title: 'x',
+    startedAt: '9999-12-31T23:59:59Z',
+    resolvedAt: ahead(10),
+  })
+  expect(future.status).toBe(422)
+  expect((await future.json()).errors).toEqual([
+    { field: 'startedAt', message: 'must not be more than 5 minutes in the future' },
+    { field: 'resolvedAt', message: 'must not be more than 5 minutes in the future' },
+  ])
+  const skewed = await open({ environment: 'production', title: 'x', startedAt: ahead(4) })
+  expect(skewed.status).toBe(201)
+  const { id } = await skewed.json()
+  const later = await patch(id, { resolvedAt: ahead(60) })
+  expect(later.status).toBe(422)
+  expect((await later.json()).errors[0].field).toBe('resolvedAt')
+  expect((await patch(id, { startedAt: '9999-01-01T00:00:00Z' })).status).toBe(422)
 })
 
 test('opening and changing incidents needs incidents:write; reading them needs read', async () => {

@@ -151,6 +151,41 @@ test('usage mistakes exit 2 with the usage; unknown keys exit 1', async () => {
   expect(unknown.stderr).toContain('no key matches')
 })
 
+test('--name must be printable text of at most 100 characters: nothing is stored otherwise', async () => {
+  const refused: [string, string][] = [
+    ['line\r\nbreak', 'control characters'],
+    ['tab\there', 'control characters'],
+    ['\u001b[31mred', 'control characters'],
+    ['c1\u009bcontrol', 'U+009B'],
+    ['bidi\u202Eflip', 'U+202E RIGHT-TO-LEFT OVERRIDE'],
+    ['zero\u200Bwidth', 'U+200B ZERO WIDTH SPACE'],
+    ['   ', 'must not be empty'],
+    ['n'.repeat(101), 'at most 100 characters'],
+  ]
+  for (const [name, message] of refused) {
+    const created = await runCli(
+      ['keys', 'create', '--workspace', 'cli-names', '--name', name],
+      env,
+    )
+    expect({ name, code: created.code, stderr: created.stderr }).toEqual({
+      name,
+      code: 2,
+      stderr: expect.stringContaining(message),
+    })
+  }
+  const [none] = await h.sql`
+    select count(*)::int as count from api_keys k join workspaces w on w.id = k.workspace_id
+     where w.slug = 'cli-names'`
+  expect(none?.count).toBe(0)
+  const accepted = await runCli(
+    ['keys', 'create', '--workspace', 'cli-names', '--name', ` Cafe\u0301 ${'n'.repeat(94)} `],
+    env,
+  )
+  expect(accepted.code).toBe(0)
+  const [stored] = await h.sql`select name from api_keys where name like 'Caf%'`
+  expect(stored?.name).toBe(`Caf\u00e9 ${'n'.repeat(94)}`)
+})
+
 test('--help and -h print the usage on stdout and exit 0, for every command, whatever the configuration', async () => {
   // A bad DATABASE_URL shows help needs neither configuration nor a database.
   const broken = { DATABASE_URL: 'not a url' }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
+import { futureTime, lookalikeName } from './edge-inputs.ts'
 import { CONTRACT_FIELDS, type Harness, startHarness } from './harness.ts'
 
 let h: Harness
@@ -27,6 +28,8 @@ const text = fc.oneof(
   fc.integer({ min: 65, max: 75 }).map((n) => 'a'.repeat(n)),
   fc.integer({ min: 60_000, max: 70_000 }).map((n) => 'x'.repeat(n)),
   fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+  lookalikeName,
+  futureTime,
 )
 const anyValue = fc.oneof(text, fc.constant(null), fc.integer(), fc.boolean(), fc.jsonValue())
 const validShaped = fc.record({
@@ -126,4 +129,15 @@ test('no body a client can send produces anything but 202, 413 or 422, and every
   const jobs = await h.worker.boss.findJobs('deployments')
   expect(jobs.filter((job) => job.state !== 'completed')).toEqual([])
   expect(jobs).toHaveLength(accepted.length)
+  // No stored name hides a code point, and nothing was reported as deployed in the future.
+  const names = await h.sql<{ name: string }[]>`
+    select name from applications union all select name from environments
+    union all select full_name from repositories`
+  const hidden = /[\p{Default_Ignorable_Code_Point}\u2028\u2029]/u
+  expect(names.filter(({ name }) => hidden.test(name) || name !== name.normalize('NFC'))).toEqual(
+    [],
+  )
+  const [ahead] = await h.sql<{ count: number }[]>`
+    select count(*)::int as count from deployments where deployed_at > received_at + interval '5 minutes'`
+  expect(ahead?.count).toBe(0)
 }, 120_000)

@@ -16,7 +16,14 @@ let key: string
 let operations: Operation[]
 beforeAll(async () => {
   h = await startHarness({ READ_CONCURRENCY_PER_KEY: '1000' })
-  key = (await h.createKey({ workspace: 'read-fuzz', rateLimitPerMinute: 10_000_000 })).key
+  // Admin too: GET /v1/audit needs it.
+  key = (
+    await h.createKey({
+      workspace: 'read-fuzz',
+      rateLimitPerMinute: 10_000_000,
+      scopes: ['read', 'deployments:write', 'admin'],
+    })
+  ).key
   for (const [app, environment] of [
     ['api', 'production'],
     ['web', 'Staging'],
@@ -48,6 +55,10 @@ const plausible = fc.constantFrom(
   'recorded',
   'queued',
   'failed',
+  'deployment.voided',
+  'key.created',
+  'someone@acme.test',
+  'shiplog_AbCdEfGh',
   '10',
   '2026-01-01T00:00:00Z',
   '0001-01-01T00:00:00Z',

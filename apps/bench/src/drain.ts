@@ -4,6 +4,7 @@ import {
   createBoss,
   DEFAULT_RETRY_POLICY,
   DEPLOYMENTS_QUEUE,
+  stopQuietly,
   viaPostgresJs,
 } from '@shiplog/db/queue'
 import { createTestDatabase } from '@shiplog/db/testing/test-database'
@@ -57,7 +58,7 @@ export async function measureDrain(
     await worker.stop()
     return { jobs, seconds, perSecond: recorded / seconds, recorded }
   } finally {
-    await boss.stop({ graceful: false, close: true }).catch(() => {})
+    await stopQuietly(boss)
     await sql.end()
     await database.drop()
   }

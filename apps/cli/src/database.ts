@@ -1,4 +1,5 @@
 import { createSql, type Sql } from '@shiplog/db/client'
+import { currentSqlApplied } from '@shiplog/db/current-sql'
 import { resolvePostgres } from '@shiplog/db/embedded'
 import { migrateDatabase } from '@shiplog/db/migrate'
 import { appliedMigrationVersion, latestMigrationVersion } from '@shiplog/db/migrations'
@@ -30,14 +31,17 @@ export async function openDatabase(env: CliEnv): Promise<CliDatabase> {
   if (!env.DATABASE_URL) await migrateDatabase(server.url)
   const sql = createSql(server.url, { applicationName: 'shiplog-cli', maxConnections: 2 })
   if (env.DATABASE_URL) {
-    const [applied, latest] = await Promise.all([
+    const [applied, latest, functions] = await Promise.all([
       appliedMigrationVersion(sql),
       latestMigrationVersion(),
+      currentSqlApplied(sql),
     ])
-    if (applied !== latest) {
+    if (applied !== latest || !functions) {
       await sql.end()
       throw new Error(
-        `the database is at migration ${applied} and this build expects ${latest}: run bun run migrate first`,
+        applied !== latest
+          ? `the database is at migration ${applied} and this build expects ${latest}: run bun run migrate first`
+          : "the database lacks this build's functions, triggers and views: run bun run migrate first",
       )
     }
   }

@@ -1,3 +1,4 @@
+import { findRefusedNames } from '@shiplog/db/queries/refused-names'
 import { readModelMatches, rebuildReadModel, verifyReadModel } from '@shiplog/db/read-model'
 import { parseCommandArgs, runCommand, table, UsageError } from './command.ts'
 import { openDatabase } from './database.ts'
@@ -5,10 +6,30 @@ import { openDatabase } from './database.ts'
 const USAGE = `Usage:
   bun run db:verify            recompute the read model (latest deployment per application and
                                environment, counts per day and week) from the deployments and
-                               report any difference; exit code 1 if there is one
+                               report any difference; exit code 1 if there is one. Also
+                               lists the names stored before the names rule that it refuses
+                               (listed only: renaming them is their owners' decision)
   bun run db:verify --repair   rebuild the read model from the deployments, then check again
                                (writers wait while it rebuilds: seconds per million deployments)
   bun run db:verify -h         show this help`
+
+/** Names stored before the names rule that it refuses: a list for people, never a rename. */
+async function reportRefusedNames(sql: Parameters<typeof findRefusedNames>[0]): Promise<void> {
+  const refused = await findRefusedNames(sql)
+  if (refused.length === 0) {
+    console.log('Every stored name follows the names rule.')
+    return
+  }
+  console.log(
+    `${refused.length} stored names break the names rule (docs/decisions.md, "Names that look alike"); they are kept as they are:`,
+  )
+  console.log(
+    table(
+      ['table', 'id', 'name', 'why'],
+      refused.map((name) => [name.table, name.id, name.name, name.reason]),
+    ),
+  )
+}
 
 await runCommand(USAGE, async (argv, env) => {
   const { values, positionals } = parseCommandArgs(argv, { repair: { type: 'boolean' } })
@@ -31,6 +52,7 @@ await runCommand(USAGE, async (argv, env) => {
         ]),
       ),
     )
+    await reportRefusedNames(database.sql)
     if (readModelMatches(checks)) {
       console.log('The read model matches the deployments.')
       return

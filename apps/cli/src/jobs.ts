@@ -1,4 +1,4 @@
-import { createBoss, DEPLOYMENTS_DEAD_LETTER_QUEUE } from '@shiplog/db/queue'
+import { createBoss, DEPLOYMENTS_DEAD_LETTER_QUEUE, stopQuietly } from '@shiplog/db/queue'
 import { parseCommandArgs, runCommand, table, UsageError } from './command.ts'
 import { openDatabase } from './database.ts'
 
@@ -70,7 +70,7 @@ await runCommand(USAGE, async (argv, env) => {
       `Replayed ${moved} deployment${moved === 1 ? '' : 's'}; the worker records them again.`,
     )
   } finally {
-    await boss.stop({ graceful: false, close: true }).catch(() => {})
+    await stopQuietly(boss)
     await db.close()
   }
 })

@@ -1,12 +1,21 @@
-import { issueApiKey } from '@shiplog/db/issue-api-key'
-import { findKeysByIdOrPrefix, listApiKeys, revokeApiKey } from '@shiplog/db/queries/api-keys'
-import { DEFAULT_SCOPES, isScope, SCOPES, type Scope } from '@shiplog/schema'
+import { issueApiKey, revokeKey } from '@shiplog/db/issue-api-key'
+import { findKeysByIdOrPrefix, listApiKeys } from '@shiplog/db/queries/api-keys'
+import {
+  checkKeyName,
+  DEFAULT_SCOPES,
+  isInvalid,
+  isScope,
+  printableName,
+  SCOPES,
+  type Scope,
+} from '@shiplog/schema'
 import { parseCommandArgs, runCommand, table, UsageError } from './command.ts'
 import { openDatabase } from './database.ts'
 
 const USAGE = `Usage:
   bun run keys create --workspace <slug> --name <label> [--scope <scope>]… [--rate-limit <per-minute>]
       create a key (and the workspace if new); the key is the last line printed, shown once.
+      The label says who or what uses it: printable text, at most 100 characters.
       Scopes (repeat --scope, or separate them with commas; default: deployments:write,read):
         deployments:write  record deployments and their commits
         incidents:write    open, change and resolve incidents
@@ -53,8 +62,9 @@ await runCommand(USAGE, async (argv, env) => {
     if (!workspace || !SLUG.test(workspace)) {
       throw new UsageError('--workspace must be a slug: lower-case letters, digits and dashes')
     }
-    if (!name || name.length > 255)
-      throw new UsageError('--name is required (at most 255 characters)')
+    if (name === undefined) throw new UsageError('--name is required: who or what uses the key')
+    const checkedName = checkKeyName(name)
+    if (isInvalid(checkedName)) throw new UsageError(`--name ${checkedName.error}`)
     const rateLimit = values['rate-limit']
     const perMinute = rateLimit === undefined ? null : Number(rateLimit)
     if (perMinute !== null && !(Number.isInteger(perMinute) && perMinute > 0)) {
@@ -65,12 +75,12 @@ await runCommand(USAGE, async (argv, env) => {
     try {
       const issued = await issueApiKey(db.sql, {
         workspace,
-        name,
+        name: checkedName,
         scopes,
         rateLimitPerMinute: perMinute,
       })
       console.log(
-        `Created key "${name}" (id ${issued.id}, prefix ${issued.prefix}) for workspace "${workspace}"` +
+        `Created key "${checkedName}" (id ${issued.id}, prefix ${issued.prefix}) for workspace "${workspace}"` +
           `${issued.workspaceCreated ? ' (new workspace)' : ''}, with the scopes ${scopes.join(', ')}` +
           `${perMinute ? `, limited to ${perMinute} requests a minute` : ''}.`,
       )
@@ -108,7 +118,7 @@ await runCommand(USAGE, async (argv, env) => {
           keys.map((key) => [
             key.id,
             key.workspace,
-            key.name,
+            printableName(key.name),
             key.prefix,
             key.scopes.join(','),
             key.rateLimitPerMinute ? String(key.rateLimitPerMinute) : 'default',
@@ -138,11 +148,11 @@ await runCommand(USAGE, async (argv, env) => {
         )
       }
       const key = matches[0] as (typeof matches)[number]
-      const revoked = await revokeApiKey(db.sql, key.id)
+      const revoked = await revokeKey(db.sql, key.id)
       console.log(
         revoked
-          ? `Revoked key "${key.name}" (${key.prefix}) of workspace "${key.workspace}". Every API replica refuses it within 5 seconds.`
-          : `Key "${key.name}" (${key.prefix}) was already revoked.`,
+          ? `Revoked key "${printableName(key.name)}" (${key.prefix}) of workspace "${key.workspace}". Every API replica refuses it within 5 seconds.`
+          : `Key "${printableName(key.name)}" (${key.prefix}) was already revoked.`,
       )
     } finally {
       await db.close()

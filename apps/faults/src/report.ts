@@ -58,7 +58,7 @@ const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
     because: [
       'Authentication and rate limit come before the body is read. Bodies are read with a byte limit (a declared length above 64 KiB is refused unread) and a deadline; JSON that overflows the parser is a 422.',
       'Requests without a valid key spend their address’s token before any lookup, so floods of guessed keys stop at the quota and never reach Postgres in bulk.',
-      'Values are parameters, never SQL text; the validator refuses control characters and unpaired surrogates, counts code points, and the idle timeout closes connections that stall.',
+      'Values are parameters, never SQL text; the validator refuses control characters and unpaired surrogates, and invisible or bidi code points in names (stored in NFC), counts code points, and the idle timeout closes connections that stall.',
     ],
   },
   '7-key-revocation': {

@@ -6,6 +6,7 @@ import {
   DEPLOYMENTS_DEAD_LETTER_QUEUE,
   DEPLOYMENTS_QUEUE,
   startBoss,
+  stopQuietly,
 } from '@shiplog/db/queue'
 import { scrapeOf } from '@shiplog/ops-http'
 import type { LogLine } from '@shiplog/ops-http/log'
@@ -99,7 +100,7 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
       health.stopping = true
       clearInterval(housekeeping)
       await consumer.stop()
-      await boss.stop({ graceful: false, close: true }).catch(() => {})
+      await stopQuietly(boss, log)
       await sql.end({ timeout: 5 })
     },
   }

@@ -58,3 +58,47 @@ export function envOf(stage: Stage): Map<string, string> {
   }
   return env
 }
+
+/** The build arguments a stage declares, each with its default (`ARG NAME=default`). */
+export function argsOf(stage: Stage): Map<string, string> {
+  const args = new Map<string, string>()
+  for (const {
+    op,
+    args: [declared = ''],
+  } of stage.instructions) {
+    if (op !== 'ARG') continue
+    const [name = '', ...value] = declared.split('=')
+    args.set(name, value.join('='))
+  }
+  return args
+}
+
+/**
+ * The labels a stage sets, as an image built with `buildArgs` would carry them: `${NAME}` filled
+ * from those, else from the stage's ARG defaults (what `docker inspect` shows).
+ */
+export function labelsOf(
+  stage: Stage,
+  buildArgs: Record<string, string> = {},
+): Map<string, string> {
+  const values = new Map([...argsOf(stage), ...Object.entries(buildArgs)])
+  const labels = new Map<string, string>()
+  for (const { op, text } of stage.instructions) {
+    if (op !== 'LABEL') continue
+    for (const [, key = '', quoted, bare] of text.matchAll(/([\w.-]+)=(?:"([^"]*)"|(\S+))/g)) {
+      const value = (quoted ?? bare ?? '').replace(
+        /\$\{(\w+)\}/g,
+        (_, name) => values.get(name) ?? '',
+      )
+      labels.set(key, value)
+    }
+  }
+  return labels
+}
+
+/** The numeric user and group of a stage's last USER instruction (`USER 10001:10001`). */
+export function userOf(stage: Stage): { uid: number; gid: number } | undefined {
+  const user = stage.instructions.filter((i) => i.op === 'USER').at(-1)?.args[0]
+  const match = /^(\d+):(\d+)$/.exec(user ?? '')
+  return match ? { uid: Number(match[1]), gid: Number(match[2]) } : undefined
+}

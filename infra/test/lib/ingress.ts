@@ -10,13 +10,14 @@ export interface IngressRoute {
 /**
  * The API's public paths, in the order both renderers list them: `/` (a redirect to the
  * dashboard), the dashboard under `/ui` (its pages and `/ui/assets/...`), the API reference, its
- * OpenAPI document and the API itself.
+ * OpenAPI document, the CLI that pipelines download and the API itself.
  */
 export const PUBLIC_ROUTES = [
   { path: '/', pathType: 'Exact' },
   { path: '/ui', pathType: 'Prefix' },
   { path: '/docs', pathType: 'Exact' },
   { path: '/openapi.json', pathType: 'Exact' },
+  { path: '/cli', pathType: 'Prefix' },
   { path: '/v1', pathType: 'Prefix' },
 ] as const
 
@@ -40,6 +41,8 @@ export const PUBLIC_REQUESTS = [
   '/ui/assets/app.css',
   '/docs',
   '/openapi.json',
+  '/cli/shiplog.mjs',
+  '/cli/shiplog.mjs.sha256',
   '/v1/deployments',
 ]
 

@@ -1,4 +1,6 @@
-import { type K8sObject, selects, workloads } from './manifests.ts'
+import { readFileSync } from 'node:fs'
+import { parseDockerfile, type Stage, userOf } from './dockerfile.ts'
+import { type K8sObject, REPO, selects, workloads } from './manifests.ts'
 
 /** A check over rendered objects: each returned line is one violation. */
 export type Check = (objects: K8sObject[]) => string[]
@@ -26,23 +28,42 @@ export function quantity(value: string | number): number {
   return Number(match[1]) * (match[2] ? (factor[match[2]] ?? 1) : 1)
 }
 
+/** The ids the image runs as (its Dockerfile's last USER): pods must run as the same. */
+export const IMAGE_USER = userOf(
+  parseDockerfile(readFileSync(`${REPO}Dockerfile`, 'utf8')).at(-1) as Stage,
+) ?? { uid: Number.NaN, gid: Number.NaN }
+
+/** The lowest uid a pod may run as: below it are the people of most hosts. */
+export const MIN_UID = 10_000
+
+/** Why a security context's ids are not the image's, if they are not. */
+function idsOf(context: { runAsUser?: number; runAsGroup?: number } | undefined, where: string) {
+  return failed([
+    context?.runAsUser !== IMAGE_USER.uid &&
+      `${where}: runAsUser is ${context?.runAsUser}, the image's uid is ${IMAGE_USER.uid}`,
+    context?.runAsGroup !== IMAGE_USER.gid &&
+      `${where}: runAsGroup is ${context?.runAsGroup}, the image's gid is ${IMAGE_USER.gid}`,
+    !(IMAGE_USER.uid >= MIN_UID && IMAGE_USER.gid >= MIN_UID) &&
+      `${where}: the image's ids (${IMAGE_USER.uid}:${IMAGE_USER.gid}) are below ${MIN_UID}`,
+  ])
+}
+
 /** The hardening and operability rules every Shiplog pod and container must follow. */
 export const POLICIES: Record<string, Check> = {
-  'every pod runs as uid 1000, non-root, seccomp RuntimeDefault, without a service account token': (
-    objects,
-  ) =>
-    workloads(objects).flatMap(({ object, pod }) => {
-      const context = pod.securityContext
-      const where = `${object.kind}/${object.metadata.name}`
-      return failed([
-        context?.runAsNonRoot !== true && `${where}: pod runAsNonRoot is not true`,
-        context?.runAsUser !== 1000 && `${where}: pod runAsUser is not 1000`,
-        context?.seccompProfile?.type !== 'RuntimeDefault' &&
-          `${where}: pod seccompProfile is not RuntimeDefault`,
-        pod.automountServiceAccountToken !== false &&
-          `${where}: the service account token is mounted`,
-      ])
-    }),
+  "every pod runs as the image's uid and gid (10000 or above), non-root, seccomp RuntimeDefault, without a service account token":
+    (objects) =>
+      workloads(objects).flatMap(({ object, pod }) => {
+        const context = pod.securityContext
+        const where = `${object.kind}/${object.metadata.name}`
+        return failed([
+          context?.runAsNonRoot !== true && `${where}: pod runAsNonRoot is not true`,
+          ...idsOf(context, `${where}: pod`),
+          context?.seccompProfile?.type !== 'RuntimeDefault' &&
+            `${where}: pod seccompProfile is not RuntimeDefault`,
+          pod.automountServiceAccountToken !== false &&
+            `${where}: the service account token is mounted`,
+        ])
+      }),
 
   'every container: non-root, no privilege escalation, read-only root, drops ALL, seccomp': (
     objects,
@@ -53,7 +74,7 @@ export const POLICIES: Record<string, Check> = {
         const where = `${object.kind}/${object.metadata.name} container ${container.name}`
         return failed([
           context?.runAsNonRoot !== true && `${where}: runAsNonRoot is not true`,
-          context?.runAsUser !== 1000 && `${where}: runAsUser is not 1000`,
+          ...idsOf(context, where),
           context?.allowPrivilegeEscalation !== false &&
             `${where}: allowPrivilegeEscalation is not false`,
           context?.readOnlyRootFilesystem !== true &&

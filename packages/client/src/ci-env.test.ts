@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
 import { detectCi } from './ci-env.ts'
-import { repositoryFromRemote } from './git-remote.ts'
+import { repositoryFromRemote, webUrlFromRemote } from './git-remote.ts'
 
 const SHA = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3'
 
@@ -17,6 +17,7 @@ test('GitHub Actions', () => {
     commitHash: SHA,
     repositoryFullName: 'acme/shop',
     author: 'octocat',
+    webUrl: 'https://github.com/acme/shop',
   })
 })
 
@@ -49,6 +50,7 @@ test('Buildkite: the repository comes from the remote URL', () => {
     commitHash: SHA,
     repositoryFullName: 'acme/shop',
     author: 'Bob Builder',
+    webUrl: 'https://github.com/acme/shop',
   })
 })
 
@@ -59,7 +61,11 @@ test('Buildkite builds started at "HEAD" have no commit to report', () => {
       BUILDKITE_COMMIT: 'HEAD',
       BUILDKITE_REPO: 'https://github.com/acme/shop.git',
     }),
-  ).toEqual({ provider: 'buildkite', repositoryFullName: 'acme/shop' })
+  ).toEqual({
+    provider: 'buildkite',
+    repositoryFullName: 'acme/shop',
+    webUrl: 'https://github.com/acme/shop',
+  })
 })
 
 test('CircleCI joins project user and name', () => {
@@ -87,7 +93,11 @@ test("a CI's variables count only under its own flag, and blanks count as unset"
   expect(detectCi({ GITHUB_SHA: SHA, GITHUB_REPOSITORY: 'acme/shop' })).toEqual({})
   expect(
     detectCi({ GITHUB_ACTIONS: 'true', GITHUB_SHA: ' ', GITHUB_REPOSITORY: 'acme/shop' }),
-  ).toEqual({ provider: 'github-actions', repositoryFullName: 'acme/shop' })
+  ).toEqual({
+    provider: 'github-actions',
+    repositoryFullName: 'acme/shop',
+    webUrl: 'https://github.com/acme/shop',
+  })
 })
 
 test.each([
@@ -106,5 +116,25 @@ test.each(['', 'shop', 'https://github.com/', 'https://github.com/shop.git', '/s
   'remote %p names no owner/name',
   (remote) => {
     expect(repositoryFromRemote(remote)).toBeUndefined()
+  },
+)
+
+test.each([
+  ['git@github.com:acme/shop.git', 'https://github.com/acme/shop'],
+  [
+    'ssh://git@gitlab.example.com:2222/group/sub/shop.git',
+    'https://gitlab.example.com/group/sub/shop',
+  ],
+  ['https://x-access-token:ghs_secret@github.com/acme/shop.git', 'https://github.com/acme/shop'],
+  ['https://git.example.com:8443/acme/shop', 'https://git.example.com:8443/acme/shop'],
+  ['http://bitbucket.org/acme/shop', 'https://bitbucket.org/acme/shop'],
+])('remote %p is on the web at %p', (remote, webUrl) => {
+  expect(webUrlFromRemote(remote)).toBe(webUrl)
+})
+
+test.each(['', 'shop', '/srv/git/shop', 'file:///srv/git/acme/shop.git'])(
+  'remote %p has no web address',
+  (remote) => {
+    expect(webUrlFromRemote(remote)).toBeUndefined()
   },
 )

@@ -1,9 +1,12 @@
 #!/usr/bin/env bun
+import { consoleOutput } from './ci-output.ts'
 import { createShiplogClient } from './client.ts'
+import { parseEnvironmentsArgs, runEnvironments } from './environments.ts'
+import { localCheckout } from './git-checkout.ts'
 import { describeIncidentError, runIncident } from './incident.ts'
 import { parseIncidentArgs } from './incident-args.ts'
 import { describeError, exitCodeFor, runNotify } from './notify.ts'
-import { parseNotifyArgs } from './notify-args.ts'
+import { planNotify } from './notify-args.ts'
 import { commandArgs, environment, exit } from './runtime.ts'
 
 const INCIDENT_USAGE = `Usage: shiplog incident open --environment <name> --title <text> [options]
@@ -23,8 +26,23 @@ incident's id on the last line.
 
 Exit codes: 0 done; 2 wrong flags or a request the API refused; 1 anything else.`
 
+const ENVIRONMENTS_USAGE = `Usage: shiplog environments list
+       shiplog environments set <name> [--position <0-1000>] [--production | --not-production]
+       shiplog environments set <name> --by-name
+
+Lists the environments in pipeline order (position, production, name), or sets where one stands
+(a key with the admin scope): lower positions come first. Until set, the name decides: dev 10,
+test or qa 20, any other name 30, staging 40, production 50 (prod, production, prd or live as a
+word of the name is production). --by-name puts it back to that rule.
+
+  --url <url>              Shiplog API (default: $SHIPLOG_URL)
+  --api-key <key>          API key (default: $SHIPLOG_API_KEY)
+
+Exit codes: 0 done; 2 wrong flags or a request the API refused; 1 anything else.`
+
 const USAGE = `Usage: shiplog notify --app <name> --environment <name> --version <label> [options]
        shiplog incident open|resolve … (shiplog incident --help)
+       shiplog environments list|set … (shiplog environments --help)
 
 Tells Shiplog that a version was deployed. Prints the deployment id and its URL.
 
@@ -34,23 +52,29 @@ Tells Shiplog that a version was deployed. Prints the deployment id and its URL.
   --app <name>                Application deployed (required)
   --environment <name>        Environment deployed to (required)
   --version <label>           Version deployed, e.g. a release tag (required)
-  --commit <sha>              Commit deployed (default: from the CI)
-  --repository <owner/name>   Repository (default: from the CI)
-  --author <name>             Who deployed (default: from the CI)
+  --commit <sha>              Commit deployed (default: from the CI, else the checkout's HEAD)
+  --repository <owner/name>   Repository (default: from the CI, else the origin remote)
+  --author <name>             Who deployed (default: from the CI, else git's user.name)
   --description <text>        Short note
   --deployed-at <time>        RFC 3339 time of the deployment (default: now)
   --monorepo-path <path>      App's directory in a monorepo
-  --idempotency-key <key>     Makes a re-run of this step send nothing new (default: random)
+  --idempotency-key <key>     Makes a re-run of this step send nothing new (default: made from
+                              the CI's run and job, so a re-run or retry records nothing new;
+                              random outside a CI)
   --no-commits                Do not send the commits since the previous deployment (by default
                               they are read from the git checkout it runs in)
+  --require-commits           Exit 3, once the deployment is recorded, when its commits could
+                              not be read (by default a warning says why and the exit is 0)
   --fixes <incident-id>       This deployment fixes that incident: resolve it at its deployedAt
                               once recorded (a key with incidents:write)
   --wait                      Wait until the deployment is recorded
   --timeout <seconds>         How long --wait waits (default: 120)
 
-Commit, repository and author are read from GitHub Actions, GitLab CI, Buildkite or CircleCI.
+Commit, repository and author are read from GitHub Actions, GitLab CI, Jenkins, Azure
+Pipelines, Bitbucket Pipelines, CircleCI or Buildkite, else from the git checkout.
 Exit codes: 0 done; 2 wrong flags or a request the API refused as invalid (fix it, then re-run);
-1 anything else (rate limited after retries, API unreachable, deployment failed, timeout).`
+3 recorded, but --require-commits and its commits could not be read; 1 anything else (rate
+limited after retries, API unreachable, deployment failed, timeout).`
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args
@@ -63,6 +87,7 @@ async function main(args: string[]): Promise<number> {
     return 0
   }
   if (command === 'incident') return incident(rest)
+  if (command === 'environments') return environments(rest)
   if (command !== 'notify') {
     console.error(`error: unknown command ${JSON.stringify(command)}\n\n${USAGE}`)
     return 2
@@ -71,18 +96,17 @@ async function main(args: string[]): Promise<number> {
     console.log(USAGE)
     return 0
   }
-  let plan: ReturnType<typeof parseNotifyArgs>
+  const env = environment()
+  const git = await localCheckout()
+  let plan: Awaited<ReturnType<typeof planNotify>>
   try {
-    plan = parseNotifyArgs(rest, environment())
+    plan = await planNotify(rest, env, git.read)
   } catch (error) {
     for (const line of describeError(error)) console.error(line)
     return exitCodeFor(error)
   }
   const client = createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey })
-  return runNotify(plan, client, {
-    out: (line) => console.log(line),
-    err: (line) => console.error(line),
-  })
+  return runNotify(plan, client, consoleOutput(env), git)
 }
 
 async function incident(args: string[]): Promise<number> {
@@ -98,10 +122,23 @@ async function incident(args: string[]): Promise<number> {
     return exitCodeFor(error)
   }
   const client = createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey })
-  return runIncident(plan, client, {
-    out: (line) => console.log(line),
-    err: (line) => console.error(line),
-  })
+  return runIncident(plan, client, consoleOutput(environment()))
+}
+
+async function environments(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(ENVIRONMENTS_USAGE)
+    return 0
+  }
+  let plan: ReturnType<typeof parseEnvironmentsArgs>
+  try {
+    plan = parseEnvironmentsArgs(args, environment())
+  } catch (error) {
+    for (const line of describeError(error, {}, 'environments')) console.error(line)
+    return exitCodeFor(error)
+  }
+  const client = createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey })
+  return runEnvironments(plan, client, consoleOutput(environment()))
 }
 
 exit(await main(commandArgs()))

@@ -5,6 +5,9 @@ import type {
   DeploymentPage,
   DeploymentStatus,
   DoraMetrics,
+  EnvironmentList,
+  EnvironmentPlaceInput,
+  EnvironmentSummary,
   Incident,
   IncidentInput,
   IncidentPage,
@@ -39,7 +42,10 @@ export interface CreateDeploymentOptions {
 /** The receipt of an accepted deployment. */
 export interface CreatedDeployment {
   id: string
-  /** Absolute URL of the deployment's status (`GET` it, or use `getDeployment(id)`). */
+  /**
+   * Absolute URL of the deployment's status (`GET` it, or use `getDeployment(id)`), under the base
+   * URL: the API's `Location` names the path it serves, which a proxy's prefix is not part of.
+   */
   location: string
   /** The key sent: pass it again to repeat this request safely. */
   idempotencyKey: string
@@ -53,6 +59,8 @@ export interface ShiplogClient {
   ): Promise<CreatedDeployment>
   /** What became of an accepted deployment: queued, recorded or failed. */
   getDeployment(id: string): Promise<DeploymentStatus>
+  /** The absolute URL of a deployment's receipt, under the base URL (its path prefix kept). */
+  receiptUrl(id: string): string
   /** One page of deployments, newest `deployedAt` first: recorded ones unless `status` says. */
   listDeployments(query?: ListDeploymentsQuery): Promise<DeploymentPage>
   /** Polls until recorded; throws `DeploymentFailedError` or `DeploymentWaitTimeoutError`. */
@@ -78,6 +86,10 @@ export interface ShiplogClient {
   getIncident(id: string): Promise<Incident>
   /** One page of incidents, latest `startedAt` first. */
   listIncidents(query?: ListIncidentsQuery): Promise<IncidentPage>
+  /** The workspace's environments in pipeline order, each with its place and latest deployment. */
+  listEnvironments(): Promise<EnvironmentList>
+  /** Sets an environment's place in the pipeline (an `admin` key); `null` goes back to the rule. */
+  placeEnvironment(name: string, place: EnvironmentPlaceInput): Promise<EnvironmentSummary>
 }
 
 /** Parameters of `getDoraMetrics`; times as RFC 3339 strings or `Date`s. */
@@ -153,10 +165,14 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   })
 
+  const receiptPath = (id: string) => `${DEPLOYMENTS}/${encodeURIComponent(id)}`
+
   async function getDeployment(id: string): Promise<DeploymentStatus> {
-    const response = await send({ method: 'GET', path: `${DEPLOYMENTS}/${encodeURIComponent(id)}` })
+    const response = await send({ method: 'GET', path: receiptPath(id) })
     return (await response.json()) as DeploymentStatus
   }
+
+  const receiptUrl = (id: string) => endpoint({ method: 'GET', path: receiptPath(id) }).href
 
   return {
     async createDeployment(input, createOptions = {}) {
@@ -182,10 +198,12 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
             'so its id is unknown: this API predates deployment receipts.',
         })
       }
-      return { id, location: new URL(location, endpoint(call)).href, idempotencyKey }
+      return { id, location: receiptUrl(id), idempotencyKey }
     },
 
     getDeployment,
+
+    receiptUrl,
 
     async listDeployments(query = {}) {
       const response = await send({
@@ -201,7 +219,7 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
     },
 
     async voidDeployment(id, options = {}) {
-      const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}`
+      const path = receiptPath(id)
       const body =
         options.reason === undefined ? undefined : JSON.stringify({ reason: options.reason })
       const response = await send({
@@ -213,13 +231,13 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
     },
 
     async putDeploymentCommits(id, input) {
-      const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}/commits`
+      const path = `${receiptPath(id)}/commits`
       const response = await send({ method: 'PUT', path, body: JSON.stringify(input) })
       await response.body?.cancel()
     },
 
     async getDeploymentCommits(id) {
-      const path = `${DEPLOYMENTS}/${encodeURIComponent(id)}/commits`
+      const path = `${receiptPath(id)}/commits`
       const response = await send({ method: 'GET', path })
       return (await response.json()) as DeploymentCommits
     },
@@ -245,6 +263,17 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
       const params = queryParams({ ...query })
       const response = await send({ method: 'GET', path: INCIDENTS, query: params })
       return (await response.json()) as IncidentPage
+    },
+
+    async listEnvironments() {
+      const response = await send({ method: 'GET', path: 'v1/environments' })
+      return (await response.json()) as EnvironmentList
+    },
+
+    async placeEnvironment(name, place) {
+      const path = `v1/environments/${encodeURIComponent(name)}`
+      const response = await send({ method: 'PUT', path, body: JSON.stringify(place) })
+      return (await response.json()) as EnvironmentSummary
     },
 
     async getDoraMetrics(query) {

@@ -1,8 +1,5 @@
-import { MAX_DEPLOYMENT_COMMITS } from '@shiplog/schema'
-import type { CommandResult } from './runtime.ts'
-
-/** Runs git with these arguments in the pipeline's checkout. */
-export type Git = (args: string[]) => Promise<CommandResult>
+import { MAX_COMMIT_TEXT, MAX_DEPLOYMENT_COMMITS } from '@shiplog/schema'
+import { type Checkout, checkoutState, gitProblem } from './git-checkout.ts'
 
 /** One commit as PUT /v1/deployments/{id}/commits takes it. */
 export interface GitCommit {
@@ -10,12 +7,16 @@ export interface GitCommit {
   committedAt: string
   authoredAt: string
   reverts: string[]
+  /** The first line of its message, at most 200 characters. */
+  subject?: string
+  /** Its author's name, at most 200 characters. */
+  author?: string
 }
 
-/** What the checkout says a deployment delivered, or why it cannot say. */
+/** What the checkout says a deployment delivered, or why it cannot say (one line). */
 export type CollectedCommits =
   | { ok: true; commits: GitCommit[]; truncated: boolean }
-  | { ok: false; reason: string; notCheckout?: true }
+  | { ok: false; reason: string }
 
 const REVERTS = /This reverts commit ([0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?)/g
 const FIELD = '\u001f'
@@ -24,58 +25,51 @@ const SHALLOW_HINT =
   'this checkout is shallow and its history could not be fetched: check out the full history ' +
   '(GitHub actions/checkout: fetch-depth: 0; GitLab: GIT_DEPTH: 0)'
 
-/** The commits of one `git log` record: sha, committer and author time, and what it reverts. */
+// What the API keeps of a line: at most 200 characters (code points), no control characters.
+function line(text: string): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  const clean = [...text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()]
+  return clean.length === 0 ? undefined : clean.slice(0, MAX_COMMIT_TEXT).join('').trim()
+}
+
+/** One `git log` record: sha, committer and author time, subject, author, what it reverts. */
 function parseRecord(record: string): GitCommit | undefined {
-  const [sha = '', committedAt = '', authoredAt = '', body = ''] = record.split(FIELD)
+  const [sha = '', committedAt = '', authoredAt = '', subject = '', author = '', body = ''] =
+    record.split(FIELD)
   if (!sha.trim()) return undefined
   const reverts = [...body.matchAll(REVERTS)].map((match) => (match[1] ?? '').toLowerCase())
-  return { sha: sha.trim(), committedAt, authoredAt, reverts: [...new Set(reverts)] }
+  const details = { subject: line(subject), author: line(author) }
+  return {
+    sha: sha.trim(),
+    committedAt,
+    authoredAt,
+    reverts: [...new Set(reverts)],
+    ...Object.fromEntries(Object.entries(details).filter(([, value]) => value !== undefined)),
+  }
 }
 
 /**
  * The commits `git log <previous>..<commit>` lists (only those touching `path` when given, as a
  * monorepo's application), newest first, at most 5,000 (`truncated` says so). A shallow checkout
- * is deepened first (`git fetch --unshallow`); when that fails, or the previous commit is not in
- * the history at all, `reason` says what to change in one line.
+ * is deepened first (`git fetch --unshallow`); when git cannot read the checkout, the fetch fails,
+ * or the previous commit is not in the history at all, `reason` says what to change in one line.
  */
 export async function collectCommits(
-  git: Git,
+  git: Checkout,
   range: { previous: string; commit: string; path?: string },
 ): Promise<CollectedCommits> {
-  const inside = await git(['rev-parse', '--is-inside-work-tree'])
-  if (inside.code !== 0 || inside.stdout.trim() !== 'true') {
-    return {
-      ok: false,
-      notCheckout: true,
-      reason:
-        'Not run inside a git checkout, so no commits were sent (run it in the checkout, or pass --no-commits).',
-    }
-  }
-  const has = async (sha: string) => (await git(['cat-file', '-e', `${sha}^{commit}`])).code === 0
-  if (!(await has(range.previous)) || !(await has(range.commit))) {
-    const shallow = async () =>
-      (await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true'
-    // A fetch with no remote to fetch from succeeds and deepens nothing: asked again after.
-    if (await shallow()) await git(['fetch', '--quiet', '--unshallow'])
-    if (await shallow()) return { ok: false, reason: SHALLOW_HINT }
-    if (!(await has(range.previous))) {
-      return {
-        ok: false,
-        reason: `the previous deployment's commit ${range.previous.slice(0, 12)} is not in this checkout's history (rewritten, or another repository), so no commits were sent`,
-      }
-    }
-    if (!(await has(range.commit))) {
-      return { ok: false, reason: `commit ${range.commit.slice(0, 12)} is not in this checkout` }
-    }
-  }
-  const log = await git([
+  const state = await checkoutState(git.read)
+  if (!state.ok) return state
+  const missing = await missingFromHistory(git, range)
+  if (missing !== undefined) return { ok: false, reason: missing }
+  const log = await git.read([
     'log',
     `--max-count=${MAX_DEPLOYMENT_COMMITS + 1}`,
-    `--format=%H${FIELD}%cI${FIELD}%aI${FIELD}%B${RECORD}`,
+    `--format=%H${FIELD}%cI${FIELD}%aI${FIELD}%s${FIELD}%an${FIELD}%B${RECORD}`,
     `${range.previous}..${range.commit}`,
     ...(range.path ? ['--', range.path] : []),
   ])
-  if (log.code !== 0) return { ok: false, reason: `git log failed: ${log.stderr.trim()}` }
+  if (log.code !== 0) return { ok: false, reason: gitProblem(log) }
   const commits = log.stdout
     .split(RECORD)
     .map((record) => parseRecord(record.replace(/^\n/, '')))
@@ -85,4 +79,28 @@ export async function collectCommits(
     commits: commits.slice(0, MAX_DEPLOYMENT_COMMITS),
     truncated: commits.length > MAX_DEPLOYMENT_COMMITS,
   }
+}
+
+/**
+ * Why the range's ends are not both in the history (after deepening a shallow checkout), or
+ * undefined when they are.
+ */
+async function missingFromHistory(
+  git: Checkout,
+  range: { previous: string; commit: string },
+): Promise<string | undefined> {
+  const has = async (sha: string) =>
+    (await git.read(['cat-file', '-e', `${sha}^{commit}`])).code === 0
+  if ((await has(range.previous)) && (await has(range.commit))) return undefined
+  const shallow = async () =>
+    (await git.read(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true'
+  // A fetch with no remote to fetch from succeeds and deepens nothing: asked again after.
+  if (await shallow()) await git.write(['fetch', '--quiet', '--unshallow'])
+  if (await shallow()) return SHALLOW_HINT
+  if (!(await has(range.previous))) {
+    return `the previous deployment's commit ${range.previous.slice(0, 12)} is not in this checkout's history (rewritten, or another repository), so no commits were sent`
+  }
+  if (!(await has(range.commit)))
+    return `commit ${range.commit.slice(0, 12)} is not in this checkout`
+  return undefined
 }

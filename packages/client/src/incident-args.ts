@@ -30,7 +30,8 @@ export const FLAG_OF_INCIDENT_FIELD: Readonly<Record<string, string>> = {
   resolvedAt: '--at',
 }
 
-function connection(values: { url?: string; 'api-key'?: string }, env: Env) {
+/** The API and key from the flags, else SHIPLOG_URL and SHIPLOG_API_KEY, and what is missing. */
+export function connection(values: { url?: string; 'api-key'?: string }, env: Env) {
   const givenUrl = given(values.url) ?? given(env.SHIPLOG_URL)
   const apiKey = given(values['api-key']) ?? given(env.SHIPLOG_API_KEY)
   const missing = [

@@ -36,6 +36,8 @@ test('commit, repository and author come from the CI; URL and key from the envir
     wait: false,
     timeoutMs: 120_000,
     commits: true,
+    requireCommits: false,
+    webUrl: 'https://github.com/acme/shop',
   })
 })
 
@@ -85,6 +87,8 @@ test('flags win over the environment, and every optional field is passed through
     wait: true,
     timeoutMs: 7_500,
     commits: false,
+    requireCommits: false,
+    webUrl: 'https://github.com/acme/shop',
   })
 })
 
@@ -92,8 +96,7 @@ test('everything missing is named at once; an empty flag counts as missing', () 
   const error = usageError(() => parseNotifyArgs(['--version', ''], {}))
   expect(error.message).toBe(
     'missing --url (or SHIPLOG_URL), --api-key (or SHIPLOG_API_KEY), --app, --environment, ' +
-      '--version, --commit (not detected from a supported CI), ' +
-      '--repository (not detected from a supported CI)',
+      "--version, --commit (not detected from the CI or a git checkout), --repository (not detected from the CI or the checkout's origin remote)",
   )
 })
 
@@ -112,4 +115,51 @@ test('the API key never appears in a usage error', () => {
     parseNotifyArgs([...REQUIRED, '--url', 'not a url'], { ...SERVER, ...GITHUB }),
   )
   expect(error.message).not.toContain('shiplog_secret')
+})
+
+test('outside a CI, the checkout gives commit, repository and author; inside one, not the author', () => {
+  const local = { commitHash: SHA, repositoryFullName: 'acme/laptop', author: 'Ada' }
+  expect(parseNotifyArgs(REQUIRED, SERVER, local).input).toMatchObject(local)
+  const jenkins = { ...SERVER, JENKINS_URL: 'https://ci.example/', BUILD_TAG: 'jenkins-shop-7' }
+  const inJenkins = parseNotifyArgs(REQUIRED, jenkins, local).input
+  expect(inJenkins).toMatchObject({ commitHash: SHA, repositoryFullName: 'acme/laptop' })
+  expect(inJenkins.author).toBeUndefined()
+})
+
+const RUN = { ...SERVER, ...GITHUB, GITHUB_RUN_ID: '9001', GITHUB_JOB: 'deploy' }
+
+test('in a CI job the Idempotency-Key is made from its run and job, never the attempt', () => {
+  const first = parseNotifyArgs(REQUIRED, { ...RUN, GITHUB_RUN_ATTEMPT: '1' })
+  const again = parseNotifyArgs(REQUIRED, { ...RUN, GITHUB_RUN_ATTEMPT: '2' })
+  expect(first.idempotencyKey).toMatch(/^github-actions-[0-9a-f]{64}$/)
+  expect(again.idempotencyKey).toBe(first.idempotencyKey as string)
+  expect(first.rerun?.from).toBe('GITHUB_RUN_ID=9001 GITHUB_JOB=deploy')
+  // Another run, job, application or environment is another deployment.
+  const others = [
+    parseNotifyArgs(REQUIRED, { ...RUN, GITHUB_RUN_ID: '9002' }),
+    parseNotifyArgs(REQUIRED, { ...RUN, GITHUB_JOB: 'deploy-eu' }),
+    parseNotifyArgs(['--app', 'cart', ...REQUIRED.slice(2)], RUN),
+    parseNotifyArgs(
+      [...REQUIRED.slice(0, 2), '--environment', 'staging', ...REQUIRED.slice(4)],
+      RUN,
+    ),
+  ]
+  const keys = new Set([first, ...others].map((plan) => plan.idempotencyKey))
+  expect(keys.size).toBe(5)
+})
+
+test('an explicit key wins; without the run and job the key is left to the client', () => {
+  const explicit = parseNotifyArgs([...REQUIRED, '--idempotency-key', 'release-7'], RUN)
+  expect(explicit.idempotencyKey).toBe('release-7')
+  expect(explicit.rerun).toBeUndefined()
+  const noRun = parseNotifyArgs(REQUIRED, { ...SERVER, ...GITHUB })
+  expect(noRun.idempotencyKey).toBeUndefined()
+})
+
+test('--require-commits is kept; with --no-commits it is a usage error', () => {
+  expect(parseNotifyArgs([...REQUIRED, '--require-commits'], RUN).requireCommits).toBe(true)
+  const error = usageError(() =>
+    parseNotifyArgs([...REQUIRED, '--require-commits', '--no-commits'], RUN),
+  )
+  expect(error.message).toContain('--require-commits asks for the commits')
 })

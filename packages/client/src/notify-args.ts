@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import type { DeploymentInput } from '@shiplog/schema'
-import { detectCi, type Env } from './ci-env.ts'
+import { type CiContext, detectCi, type Env } from './ci-env.ts'
+import { type CheckoutContext, checkoutContext, type Git } from './git-checkout.ts'
+import { type RerunKey, rerunKey } from './rerun-key.ts'
 import { DEFAULT_WAIT_TIMEOUT_MS } from './wait.ts'
 
 /** A mistake in how the command was called: exit code 2, like a 422. */
@@ -14,12 +16,21 @@ export interface NotifyPlan {
   apiKey: string
   input: DeploymentInput
   idempotencyKey?: string
+  /**
+   * Set when the key was derived from the CI's run and job (no --idempotency-key): a re-run that
+   * the API refuses because its fields differ from the first run's records nothing, quietly.
+   */
+  rerun?: RerunKey
   wait: boolean
   timeoutMs: number
   /** Send the commits since the previous deployment, from the checkout's git history. */
   commits: boolean
+  /** Exit 3 once the deployment is accepted if its commits could not be read. */
+  requireCommits: boolean
   /** An incident this deployment fixes: resolved at its deployedAt once it is recorded. */
   fixes?: string
+  /** The repository's web address from the CI, sent with the commits (else from `origin`). */
+  webUrl?: string
 }
 
 export const NOTIFY_OPTIONS = {
@@ -38,8 +49,15 @@ export const NOTIFY_OPTIONS = {
   wait: { type: 'boolean' },
   timeout: { type: 'string' },
   'no-commits': { type: 'boolean' },
+  'require-commits': { type: 'boolean' },
   fixes: { type: 'string' },
 } as const
+
+type Flags = {
+  [Name in keyof typeof NOTIFY_OPTIONS]?: (typeof NOTIFY_OPTIONS)[Name]['type'] extends 'boolean'
+    ? boolean
+    : string
+}
 
 /** The flag that sets each field of the request, so API errors can name what the user typed. */
 export const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
@@ -88,33 +106,50 @@ export function parseUrl(value: string): string {
   )
 }
 
-/**
- * Reads `shiplog notify`'s flags, falling back to SHIPLOG_URL / SHIPLOG_API_KEY and to the CI's
- * commit, repository and author. Throws a `UsageError` naming every missing or bad flag at once.
- */
-export function parseNotifyArgs(args: string[], env: Env): NotifyPlan {
-  let values: {
-    [Name in keyof typeof NOTIFY_OPTIONS]?: Name extends 'wait' | 'no-commits' ? boolean : string
-  }
+function readFlags(args: string[]): Flags {
   try {
-    values = parseArgs({
-      args,
-      options: NOTIFY_OPTIONS,
-      strict: true,
-      allowPositionals: false,
-    }).values
+    return parseArgs({ args, options: NOTIFY_OPTIONS, strict: true, allowPositionals: false })
+      .values
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
+}
+
+/**
+ * Reads `shiplog notify`'s flags, falling back to SHIPLOG_URL / SHIPLOG_API_KEY, to the CI's
+ * commit, repository and author, then to what the git checkout says (`local`: HEAD, origin, and
+ * the git user as author outside a CI). Throws a `UsageError` naming every missing or bad flag at
+ * once.
+ */
+export function parseNotifyArgs(args: string[], env: Env, local: CheckoutContext = {}): NotifyPlan {
+  return planOf(readFlags(args), env, detectCi(env), local)
+}
+
+/**
+ * `parseNotifyArgs`, asking git in the checkout (`git`) for what neither the flags nor the CI
+ * give: the commit, the repository, and outside a CI the author.
+ */
+export async function planNotify(args: string[], env: Env, git: Git): Promise<NotifyPlan> {
+  const flags = readFlags(args)
   const ci = detectCi(env)
+  const lacking =
+    !(given(flags.commit) ?? ci.commitHash) ||
+    !(given(flags.repository) ?? ci.repositoryFullName) ||
+    (ci.provider === undefined && !given(flags.author))
+  return planOf(flags, env, ci, lacking ? await checkoutContext(git) : {})
+}
+
+function planOf(values: Flags, env: Env, ci: CiContext, local: CheckoutContext): NotifyPlan {
   const url = given(values.url) ?? given(env.SHIPLOG_URL)
   const apiKey = given(values['api-key']) ?? given(env.SHIPLOG_API_KEY)
   const app = given(values.app)
   const environment = given(values.environment)
   const version = given(values.version)
-  const commitHash = given(values.commit) ?? ci.commitHash
-  const repositoryFullName = given(values.repository) ?? ci.repositoryFullName
-  const author = given(values.author) ?? ci.author
+  const commitHash = given(values.commit) ?? ci.commitHash ?? local.commitHash
+  const repositoryFullName =
+    given(values.repository) ?? ci.repositoryFullName ?? local.repositoryFullName
+  // The git user is who deploys from a laptop, not from a CI's shared checkout.
+  const author = given(values.author) ?? ci.author ?? (ci.provider ? undefined : local.author)
 
   const missing: string[] = []
   if (!url) missing.push('--url (or SHIPLOG_URL)')
@@ -122,8 +157,10 @@ export function parseNotifyArgs(args: string[], env: Env): NotifyPlan {
   if (!app) missing.push('--app')
   if (!environment) missing.push('--environment')
   if (!version) missing.push('--version')
-  if (!commitHash) missing.push('--commit (not detected from a supported CI)')
-  if (!repositoryFullName) missing.push('--repository (not detected from a supported CI)')
+  if (!commitHash) missing.push('--commit (not detected from the CI or a git checkout)')
+  if (!repositoryFullName) {
+    missing.push("--repository (not detected from the CI or the checkout's origin remote)")
+  }
   if (!url || !apiKey || !app || !environment || !version || !commitHash || !repositoryFullName) {
     throw new UsageError(`missing ${missing.join(', ')}`)
   }
@@ -138,16 +175,26 @@ export function parseNotifyArgs(args: string[], env: Env): NotifyPlan {
   for (const [field, value] of Object.entries(optional)) {
     if (value !== undefined) input[field as keyof typeof optional] = value
   }
-  const idempotencyKey = given(values['idempotency-key'])
+  if (values['require-commits'] && values['no-commits']) {
+    throw new UsageError(
+      '--require-commits asks for the commits that --no-commits leaves out: pass one',
+    )
+  }
+  const explicitKey = given(values['idempotency-key'])
+  const rerun = explicitKey === undefined ? rerunKey(ci, input) : undefined
+  const idempotencyKey = explicitKey ?? rerun?.key
   const fixes = given(values.fixes)
   return {
     url: parseUrl(url),
     apiKey,
     input,
     ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    ...(rerun === undefined ? {} : { rerun }),
     wait: values.wait ?? false,
     timeoutMs: parseTimeout(values.timeout),
     commits: !values['no-commits'],
+    requireCommits: values['require-commits'] ?? false,
     ...(fixes === undefined ? {} : { fixes }),
+    ...(ci.webUrl === undefined ? {} : { webUrl: ci.webUrl }),
   }
 }

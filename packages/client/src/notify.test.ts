@@ -52,6 +52,7 @@ const WAITING_PLAN = {
   timeoutMs: 1_000,
   // These tests are about the deployment; the commits have their own, against a real checkout.
   commits: false,
+  requireCommits: false,
 }
 
 test('prints the id and URL, then the exit code of what went wrong', async () => {
@@ -96,4 +97,53 @@ test('hands the receipt to `accepted` as soon as the API accepts, before waiting
   })
   expect(code).toBe(1)
   expect(events).toEqual([`accepted abc ${created.location}`, 'wait'])
+})
+
+const keyReused = new ShiplogError({
+  type: '/problems/validation-failed',
+  title: 'Validation failed',
+  status: 422,
+  detail: 'This Idempotency-Key belongs to another deployment.',
+  errors: [{ field: 'Idempotency-Key', message: 'was already used with a different request body' }],
+})
+const RERUN_PLAN = {
+  ...WAITING_PLAN,
+  wait: false,
+  idempotencyKey: 'github-actions-abc',
+  rerun: { key: 'github-actions-abc', from: 'GITHUB_RUN_ID=7 GITHUB_JOB=deploy' },
+}
+
+/** A client whose create is refused for a reused key, and whose list finds `found`. */
+const rerunClient = (found: { id: string }[]) =>
+  ({
+    createDeployment: async () => {
+      throw keyReused
+    },
+    listDeployments: async () => ({ data: found, nextCursor: null }),
+    receiptUrl: (id: string) => `https://shiplog.example.com/v1/deployments/${id}`,
+  }) as unknown as ShiplogClient
+
+test('a re-run whose fields differ records nothing, names the first run, and exits 0', async () => {
+  const lines: string[] = []
+  const output = {
+    out: (line: string) => lines.push(line),
+    err: (line: string) => lines.push(`! ${line}`),
+  }
+  expect(await runNotify(RERUN_PLAN, rerunClient([{ id: 'first' }]), output)).toBe(0)
+  expect(lines).toEqual([
+    'Deployment first accepted: checkout 1.2.3 to production (reported by an earlier run of this job, GITHUB_RUN_ID=7 GITHUB_JOB=deploy: nothing new recorded)',
+    'https://shiplog.example.com/v1/deployments/first',
+  ])
+
+  lines.length = 0
+  expect(await runNotify(RERUN_PLAN, rerunClient([]), output)).toBe(0)
+  expect(lines).toEqual([
+    'This job (GITHUB_RUN_ID=7 GITHUB_JOB=deploy) already reported checkout to production with other fields, so this re-run records nothing new.',
+  ])
+
+  // A key the user chose is theirs to fix: the 422 stands.
+  lines.length = 0
+  const { rerun: _, ...explicit } = RERUN_PLAN
+  expect(await runNotify(explicit, rerunClient([{ id: 'first' }]), output)).toBe(2)
+  expect(lines[0]).toStartWith('! error: 422 Validation failed')
 })

@@ -1,18 +1,17 @@
 import type { DeploymentStatus } from '@shiplog/schema'
-import type { CreatedDeployment, ShiplogClient } from './client.ts'
+import type { ShiplogClient } from './client.ts'
 import { ShiplogError } from './errors.ts'
-import { collectCommits, type Git } from './git-commits.ts'
+import { type Checkout, localCheckout } from './git-checkout.ts'
 import { FLAG_OF_FIELD, type NotifyPlan, UsageError } from './notify-args.ts'
+import { type CommitsOutcome, sendCommits } from './notify-commits.ts'
+import type { Output } from './notify-output.ts'
+import { acceptDeployment } from './notify-rerun.ts'
 import { formatProblemLines } from './problem.ts'
-import { runProgram } from './runtime.ts'
 
-/** Where the command writes: stdout for results, stderr for errors. */
-export interface Output {
-  out(line: string): void
-  err(line: string): void
-  /** The receipt, as soon as the API has accepted the deployment (the GitHub Action's outputs). */
-  accepted?(created: CreatedDeployment): void
-}
+export type { Output } from './notify-output.ts'
+
+/** The exit code of a deployment recorded without the commits `--require-commits` asked for. */
+export const COMMITS_MISSING_EXIT = 3
 
 /**
  * 2 when the request itself is wrong (bad flags, invalid fields, a refused key): running it again
@@ -52,75 +51,37 @@ export function describeError(
 }
 
 /**
- * Sends the commits the deployment delivered: `git log` from the commit of the previous
- * recorded deployment of the application in the environment (the latest before this one's
- * deployedAt, so a backfill finds its own neighbour) to this one. The deployment stands whatever
- * happens here: a problem is one warning line, not a failed step.
+ * Sends the deployment, its commits, optionally waits for it to be recorded; resolves with the
+ * exit code. `git` runs in the checkout (made on first use when not given).
  */
-async function sendCommits(
-  plan: NotifyPlan,
-  created: CreatedDeployment,
-  client: ShiplogClient,
-  output: Output,
-  git: Git,
-): Promise<void> {
-  const { app, environment, repositoryFullName, commitHash, monorepoPath } = plan.input
-  try {
-    const deployedAt = plan.input.deployedAt ?? (await client.getDeployment(created.id)).deployedAt
-    const [previous] = (
-      await client.listDeployments({
-        app,
-        environment,
-        repository: repositoryFullName,
-        until: deployedAt,
-        limit: 1,
-      })
-    ).data
-    if (!previous) {
-      output.out('The first deployment of this app here: its history is not counted as commits.')
-      return
-    }
-    const range = { previous: previous.commitHash, commit: commitHash }
-    const collected = await collectCommits(
-      git,
-      monorepoPath ? { ...range, path: monorepoPath } : range,
-    )
-    if (!collected.ok) {
-      // Outside a checkout is a choice (a deploy job without one); the rest are mistakes to fix.
-      if (collected.notCheckout) output.out(collected.reason)
-      else output.err(`warning: ${collected.reason}`)
-      return
-    }
-    await client.putDeploymentCommits(created.id, {
-      commits: collected.commits,
-      truncated: collected.truncated,
-    })
-    const capped = collected.truncated ? ' (the newest 5,000: there were more)' : ''
-    output.out(`Sent ${collected.commits.length} commits since ${previous.version}${capped}.`)
-  } catch (error) {
-    const [first = 'error: unknown'] = describeError(error)
-    output.err(`warning: the commits were not sent: ${first.replace(/^error: /, '')}`)
-  }
-}
-
-/** Sends the deployment, optionally waits for it to be recorded; resolves with the exit code. */
 export async function runNotify(
   plan: NotifyPlan,
   client: ShiplogClient,
   output: Output,
-  git: Git = (args) => runProgram('git', args),
+  git?: Checkout,
 ): Promise<number> {
   const { app, version, environment } = plan.input
   try {
-    const { idempotencyKey } = plan
-    const created = await client.createDeployment(
-      plan.input,
-      idempotencyKey === undefined ? {} : { idempotencyKey },
-    )
-    output.out(`Deployment ${created.id} accepted: ${app} ${version} to ${environment}`)
+    const acceptance = await acceptDeployment(plan, client)
+    if (acceptance.kind === 'unseen') {
+      output.out(
+        `This job (${plan.rerun?.from}) already reported ${app} to ${environment} with other ` +
+          'fields, so this re-run records nothing new.',
+      )
+      return 0
+    }
+    const { created } = acceptance
+    const earlier =
+      acceptance.kind === 'earlier'
+        ? ` (reported by an earlier run of this job, ${plan.rerun?.from}: nothing new recorded)`
+        : ''
+    output.out(`Deployment ${created.id} accepted: ${app} ${version} to ${environment}${earlier}`)
     output.out(created.location)
     output.accepted?.(created)
-    if (plan.commits) await sendCommits(plan, created, client, output, git)
+    let commits: CommitsOutcome | undefined
+    if (plan.commits) {
+      commits = await sendCommits(plan, created, client, output, git ?? (await localCheckout()))
+    }
     // Recorded once, for --fixes and --wait alike.
     let recorded: DeploymentStatus | undefined
     if (plan.fixes !== undefined) {
@@ -132,11 +93,18 @@ export async function runNotify(
       })
       output.out(`Incident ${incident.id} resolved at ${incident.resolvedAt}: ${incident.title}`)
     }
-    if (!plan.wait) return 0
-    output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`)
-    recorded ??= await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs })
-    const repeat = recorded.duplicateOf ? ` (a repeat of deployment ${recorded.duplicateOf})` : ''
-    output.out(`Recorded at ${recorded.recordedAt}${repeat}`)
+    if (plan.wait) {
+      output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`)
+      recorded ??= await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs })
+      const repeat = recorded.duplicateOf ? ` (a repeat of deployment ${recorded.duplicateOf})` : ''
+      output.out(`Recorded at ${recorded.recordedAt}${repeat}`)
+    }
+    if (plan.requireCommits && commits === 'missing') {
+      output.err(
+        `error: deployment ${created.id} is recorded without its commits (--require-commits): fix the warning above`,
+      )
+      return COMMITS_MISSING_EXIT
+    }
     return 0
   } catch (error) {
     for (const line of describeError(error)) output.err(line)

@@ -4,9 +4,17 @@ interface DenoLike {
   args: string[]
   env: { toObject(): Record<string, string> }
   exit(code: number): never
+  cwd(): string
+  stat(path: string): Promise<unknown>
+  errors: { NotFound: new () => Error }
   Command: new (
     command: string,
-    options: { args: string[]; stdout: 'piped'; stderr: 'piped' },
+    options: {
+      args: string[]
+      env: Record<string, string>
+      stdout: 'piped'
+      stderr: 'piped'
+    },
   ) => { output(): Promise<{ code: number; stdout: Uint8Array; stderr: Uint8Array }> }
 }
 
@@ -15,6 +23,7 @@ interface NodeLike {
   env: Record<string, string | undefined>
   exitCode?: number | string
   exit(code?: number): never
+  cwd(): string
 }
 
 const host = globalThis as { Deno?: DenoLike; process?: NodeLike }
@@ -38,33 +47,70 @@ export function exit(code: number): void {
   else if (host.process) host.process.exitCode = code
 }
 
-/** What a finished command printed, and its exit code (-1 when it could not be started). */
+/** The directory the command runs in. */
+export function workingDirectory(): string {
+  if (host.Deno) return host.Deno.cwd()
+  return host.process?.cwd() ?? '.'
+}
+
+/** Whether anything exists at `path` (false too when it may not be read, e.g. no Deno --allow-read). */
+export async function pathExists(path: string): Promise<boolean> {
+  try {
+    if (host.Deno) await host.Deno.stat(path)
+    else await (await import('node:fs/promises')).stat(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * What a finished command printed, and its exit code (-1 when it could not be started;
+ * `notFound` when no such program is installed).
+ */
 export interface CommandResult {
   code: number
   stdout: string
   stderr: string
+  notFound?: true
 }
 
-/** Runs a program (git) in the working directory and collects its output. */
-export async function runProgram(program: string, args: string[]): Promise<CommandResult> {
+/**
+ * Runs a program (git) in the working directory and collects its output; `env` is added to the
+ * inherited environment.
+ */
+export async function runProgram(
+  program: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<CommandResult> {
   if (host.Deno) {
+    const { Deno } = host
     try {
-      const out = await new host.Deno.Command(program, {
+      const out = await new Deno.Command(program, {
         args,
+        env,
         stdout: 'piped',
         stderr: 'piped',
       }).output()
       const text = new TextDecoder()
       return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) }
     } catch (error) {
-      return { code: -1, stdout: '', stderr: String(error) }
+      const failed = { code: -1, stdout: '', stderr: String(error) }
+      return error instanceof Deno.errors.NotFound ? { ...failed, notFound: true } : failed
     }
   }
   const { execFile } = await import('node:child_process')
+  const options = { maxBuffer: 256 * 1024 * 1024, env: { ...host.process?.env, ...env } }
   return new Promise((resolve) => {
-    execFile(program, args, { maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(program, args, options, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
-      resolve({ code, stdout: String(stdout), stderr: String(stderr || (error?.message ?? '')) })
+      const result = {
+        code,
+        stdout: String(stdout),
+        stderr: String(stderr || (error?.message ?? '')),
+      }
+      resolve(error?.code === 'ENOENT' ? { ...result, notFound: true } : result)
     })
   })
 }

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createShiplogClient } from '../src/index.ts'
 import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
 import { runProcess } from './run-process.ts'
@@ -8,14 +11,18 @@ const SHA = '9fceb02d0ae598e95dc970b74767f19372d61af8'
 
 let live: LiveApi
 let key: string
+/** A directory in no git checkout. */
+let outside: string
 
 beforeAll(async () => {
   live = await startLiveApi()
   key = await live.createKey()
+  outside = await mkdtemp(join(tmpdir(), 'shiplog-cli-'))
 }, 60_000)
 
 afterAll(async () => {
   await live?.close()
+  if (outside) await rm(outside, { recursive: true, force: true })
 })
 
 // The parent's own CI variables (this suite may itself run in CI) must not leak into the CLI.
@@ -25,7 +32,8 @@ const inherited = Object.fromEntries(
   ),
 )
 
-const BUN = ['bun', 'packages/client/src/cli.ts']
+const CLI = join(ROOT, 'packages/client/src/cli.ts')
+const BUN = ['bun', CLI]
 
 /** The Deno binary of the root devDependency, if installed (the npm wrapper would add a Node hop). */
 function denoBinary(): string | undefined {
@@ -36,9 +44,14 @@ function denoBinary(): string | undefined {
   }
 }
 
-async function shiplog(args: string[], env: Record<string, string> = {}, command = BUN) {
+async function shiplog(
+  args: string[],
+  env: Record<string, string> = {},
+  command = BUN,
+  cwd = ROOT,
+) {
   return runProcess([...command, ...args], {
-    cwd: ROOT,
+    cwd,
     env: { ...inherited, NO_COLOR: '1', SHIPLOG_API_KEY: key, ...env },
   })
 }
@@ -137,12 +150,12 @@ test('a refused key is exit 2 with the reason; the key is never printed', async 
   expect(run.stderr + run.stdout).not.toContain(wrong)
 })
 
-test('missing flags outside a CI are a usage error, exit 2, without calling the API', async () => {
-  const run = await shiplog(['notify', '--url', live.url, '--app', 'storefront'])
+test('missing flags outside a CI and a checkout are a usage error, exit 2, without calling the API', async () => {
+  const run = await shiplog(['notify', '--url', live.url, '--app', 'storefront'], {}, BUN, outside)
   expect(run.code).toBe(2)
   expect(run.stderr).toBe(
-    'error: missing --environment, --version, --commit (not detected from a supported CI), ' +
-      '--repository (not detected from a supported CI)\n' +
+    'error: missing --environment, --version, --commit (not detected from the CI or a git checkout), ' +
+      "--repository (not detected from the CI or the checkout's origin remote)\n" +
       'Run `shiplog notify --help` for the flags.\n',
   )
 })
@@ -157,7 +170,9 @@ test.skipIf(!deno)(
       'run',
       '--allow-env',
       '--allow-net',
-      'packages/client/src/cli.ts',
+      '--allow-read',
+      '--allow-run=git',
+      CLI,
     ]
     const ok = await shiplog(
       [
@@ -179,13 +194,17 @@ test.skipIf(!deno)(
     expect(ok.stdout).toMatch(/^Deployment \S+ accepted: on-deno 1 to e\n/)
     expect(ok.stdout).toContain('Recorded at ')
 
+    // Outside a checkout, a commit the CI does not give is missing.
     const invalid = await shiplog(
       ['notify', '--url', live.url, '--app', 'on-deno', '--environment', 'e', '--version', '1'],
       { ...GITHUB_ACTIONS, GITHUB_SHA: 'HEAD' },
       command,
+      outside,
     )
     expect(invalid.code).toBe(2)
-    expect(invalid.stderr).toContain('missing --commit (not detected from a supported CI)')
+    expect(invalid.stderr).toContain(
+      'missing --commit (not detected from the CI or a git checkout)',
+    )
   },
   40_000,
 )

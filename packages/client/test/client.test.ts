@@ -263,6 +263,7 @@ describe('incidents', () => {
     expect(await client.getDeploymentCommits(created.id)).toEqual({
       deploymentId: created.id,
       truncated: false,
+      webUrl: null,
       commits,
     })
     const resolved = await client.changeIncident(opened.id, { resolvedAt: '2026-05-04T11:00:00Z' })

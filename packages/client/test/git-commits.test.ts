@@ -40,6 +40,7 @@ const notify = (
   version: string,
   deployedAt: string,
   more: string[] = [],
+  env: Record<string, string> = {},
 ) =>
   runProcess(
     [
@@ -50,7 +51,7 @@ const notify = (
       live.url,
       ...more,
     ],
-    { cwd, env: { ...inherited, NO_COLOR: '1', SHIPLOG_API_KEY: key } },
+    { cwd, env: { ...inherited, NO_COLOR: '1', SHIPLOG_API_KEY: key, ...env } },
   )
 
 test('the first deployment sends none; the next sends git log previous..commit, reverts included', async () => {
@@ -77,6 +78,8 @@ test('the first deployment sends none; the next sends git log previous..commit, 
     '2026-05-03T06:00:00Z',
     `Revert "second"\n\nThis reverts commit ${second}.`,
   )
+  // Where the repository lives on the web: the origin's https form, without its token.
+  await git(repo, ['remote', 'add', 'origin', 'https://ci:t0ken@github.com/acme/shop.git'])
   const client = createShiplogClient({ baseUrl: live.url, apiKey: key })
 
   const initial = await notify(repo, first, 'v1', '2026-05-01T12:00:00Z')
@@ -90,18 +93,23 @@ test('the first deployment sends none; the next sends git log previous..commit, 
   expect(await client.getDeploymentCommits(id)).toEqual({
     deploymentId: id,
     truncated: false,
+    webUrl: 'https://github.com/acme/shop',
     commits: [
       {
         sha: third,
         committedAt: '2026-05-03T07:00:00.000Z',
         authoredAt: '2026-05-03T06:00:00.000Z',
         reverts: [second],
+        subject: 'Revert "second"',
+        author: 'Ada',
       },
       {
         sha: second,
         committedAt: '2026-05-02T09:00:00.000Z',
         authoredAt: '2026-05-01T20:00:00.000Z',
         reverts: [],
+        subject: 'second',
+        author: 'Ada',
       },
     ],
   })
@@ -138,9 +146,18 @@ test('a shallow clone is deepened; one that cannot be is a one-line warning, and
   ])
   expect(warned.stdout).toContain('Recorded at ')
 
+  // Outside a checkout the deployment is recorded all the same, and a warning says why.
   const outside = await notify(dir, newer, 'v5', '2026-05-06T12:00:00Z')
-  expect({ code: outside.code, stderr: outside.stderr }).toEqual({ code: 0, stderr: '' })
-  expect(outside.stdout).toContain('Not run inside a git checkout, so no commits were sent')
+  expect(outside.code).toBe(0)
+  expect(outside.stderr).toBe(
+    "warning: this directory is not in a git checkout, so no commits were sent: run it in the pipeline's checkout, or pass --no-commits\n",
+  )
+  expect(outside.stdout).toContain('Recorded at ')
+  // In a GitHub Actions step the same warning is an annotation on the run.
+  const annotated = await notify(dir, newer, 'v5.1', '2026-05-06T13:00:00Z', [], {
+    GITHUB_ACTIONS: 'true',
+  })
+  expect(annotated.stderr).toStartWith('::warning::this directory is not in a git checkout')
   const skipped = await notify(dir, newer, 'v6', '2026-05-07T12:00:00Z', ['--no-commits'])
   expect({ code: skipped.code, stderr: skipped.stderr }).toEqual({ code: 0, stderr: '' })
 })

@@ -7,6 +7,15 @@ export type Sql = postgres.Sql
 /** A transaction handle, as given to `sql.begin` callbacks. */
 export type Tx = postgres.TransactionSql
 
+/** Either: for a query that may run alone or inside a caller's transaction. */
+export type Queryable = Sql | Tx
+
+/** The tag of either: enough to build fragments, templates nested in another statement. */
+export type SqlTag = postgres.ISql
+
+/** A piece of a statement built with the tag, to nest inside another. */
+export type Fragment = postgres.Fragment
+
 /** What a process tells Postgres about itself and how hard it may lean on it. */
 export interface ClientOptions {
   applicationName: string

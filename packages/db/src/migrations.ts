@@ -1,9 +1,12 @@
-// Shiplog's own schema as numbered, forward-only `.sql` files: listing, versions and applying
-// them. One part of the migrate step (`migrate.ts`), which also installs pg-boss and the queues.
+// Shiplog's own schema as numbered, forward-only `.sql` files (tables, indexes, data moves):
+// listing, versions and applying them, then the current-state SQL (`current-sql.ts`: functions,
+// triggers, views). One part of the migrate step (`migrate.ts`), which also installs pg-boss and
+// the queues.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Sql } from './client.ts'
+import { applyCurrentSql, ensureCurrentSqlTable } from './current-sql.ts'
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url))
 const FILE_NAME = /^(\d{4})_[a-z0-9_]+\.sql$/
@@ -44,20 +47,32 @@ export async function latestMigrationVersion(): Promise<number> {
 
 /** The newest migration applied to the database, 0 when none (or the table is missing). */
 export async function appliedMigrationVersion(sql: Sql): Promise<number> {
-  const [row] = await sql<{ version: number | null }[]>`
-    select case when to_regclass('shiplog_migrations') is null then 0
-                else (select coalesce(max(version), 0) from shiplog_migrations) end as version`
+  // Two statements: one naming a missing table fails to parse, whatever guards it.
+  const [table] = await sql<{ found: boolean }[]>`
+    select to_regclass('shiplog_migrations') is not null as found`
+  if (!table?.found) return 0
+  const [row] = await sql<{ version: number }[]>`
+    select coalesce(max(version), 0)::int as version from shiplog_migrations`
   return row?.version ?? 0
 }
 
+/** What one run of the migrate step applied. */
+export interface MigrationRun {
+  migrations: Migration[]
+  /** Whether the current-state SQL was applied (it changed, or a migration ran). */
+  currentSql: boolean
+}
+
 /**
- * Applies pending migrations in order, all in one transaction with their records, under an
- * advisory lock so replicas starting together apply each migration exactly once. Only Shiplog's
- * own tables: `migrate.ts` is the whole step, pg-boss and the queues included.
+ * Applies pending migrations in order, then the current-state SQL when it changed or a migration
+ * ran, all in one transaction with their records, under an advisory lock so replicas starting
+ * together apply each exactly once. Only Shiplog's own schema: `migrate.ts` is the whole step,
+ * pg-boss and the queues included.
  */
-export async function applyMigrations(sql: Sql): Promise<Migration[]> {
+export async function applyMigrations(sql: Sql): Promise<MigrationRun> {
   const migrations = await listMigrations()
   const applied: Migration[] = []
+  let currentSql = false
   await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`
     await tx`
@@ -80,6 +95,8 @@ export async function applyMigrations(sql: Sql): Promise<Migration[]> {
       await tx`insert into shiplog_migrations ${tx({ version: migration.version, name: migration.name })}`
       applied.push(migration)
     }
+    await ensureCurrentSqlTable(tx)
+    currentSql = await applyCurrentSql(tx, applied.length > 0)
   })
-  return applied
+  return { migrations: applied, currentSql }
 }

@@ -47,13 +47,28 @@ export function createBoss(url: string, role: BossRole, applicationName: string)
   return boss
 }
 
+/** Where the queue's helpers report what they do not throw: one structured line each. */
+export type QueueLog = (line: Record<string, unknown>) => void
+
+const toStderr: QueueLog = (line) => console.error(JSON.stringify(line))
+
+/**
+ * Stops pg-boss at once and closes its pool, for a process on its way out: a failure here must
+ * not replace the outcome being reported, so it is logged rather than thrown.
+ */
+export async function stopQuietly(boss: PgBoss, log: QueueLog = toStderr): Promise<void> {
+  await boss.stop({ graceful: false, close: true }).catch((error) => {
+    log({ level: 'warn', msg: 'queue did not stop cleanly', error: String(error) })
+  })
+}
+
 /**
  * Starts pg-boss, retrying (backing off to every 5 s) while Postgres is unreachable or not yet
  * migrated. Resolves true once started, or false when `cancelled()` turned true first (shutdown).
  */
 export async function startBoss(
   boss: PgBoss,
-  log: (line: Record<string, unknown>) => void,
+  log: QueueLog,
   cancelled: () => boolean = () => false,
 ): Promise<boolean> {
   for (let attempt = 1; !cancelled(); attempt++) {

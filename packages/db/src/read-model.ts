@@ -1,5 +1,6 @@
 // The read model's check and repair. What it must hold is defined once, by the expected_* views
-// of migration 0004; the trigger that keeps it is there too.
+// of packages/db/sql (03_read_model.sql, 07_dora_facts.sql); the steps that keep it are there
+// too, called by the triggers of 09_triggers.sql.
 import type { Sql } from './client.ts'
 import { inSnapshot } from './queries/snapshot.ts'
 

@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { EARLIEST_MICROS, instantFromMicros, LATEST_MICROS, parseDateTime } from './date-time.ts'
+import {
+  EARLIEST_MICROS,
+  instantFromMicros,
+  LATEST_MICROS,
+  parseDateOrDateTime,
+  parseDateTime,
+} from './date-time.ts'
 
 describe('instantFromMicros', () => {
   test.each([
@@ -61,5 +67,28 @@ describe('parseDateTime', () => {
   test('a 150-digit fraction is read as Postgres reads it', () => {
     const parsed = parseDateTime(`2024-01-01T00:00:00.${'1'.repeat(150)}Z`)
     expect(parsed.ok && parsed.instant.iso).toBe('2024-01-01T00:00:00.111111Z')
+  })
+})
+
+describe('parseDateOrDateTime', () => {
+  test.each([
+    ['2026-05-01', '2026-05-01T00:00:00.000Z'],
+    ['0001-01-01', '0001-01-01T00:00:00.000Z'],
+    ['9999-12-31', '9999-12-31T00:00:00.000Z'],
+    ['2026-05-01T12:30:00+02:00', '2026-05-01T10:30:00.000Z'],
+  ])('%p is %p', (value, iso) => {
+    const parsed = parseDateOrDateTime(value)
+    expect(parsed.ok && parsed.instant.iso).toBe(iso)
+  })
+
+  test.each([
+    ['2026-02-29', 'range'],
+    ['0000-01-01', 'range'],
+    ['2026-5-1', 'syntax'],
+    ['20260501', 'syntax'],
+    ['2026-05-01 ', 'syntax'],
+    ['2026-05-01T10:00', 'syntax'],
+  ] as const)('%p is refused (%p)', (value, reason) => {
+    expect(parseDateOrDateTime(value)).toEqual({ ok: false, reason })
   })
 })

@@ -2,6 +2,9 @@
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/
 
+// A calendar date alone, as people type one into a filter.
+const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 const SECONDS_PER_DAY = 86_400
 const MICROS_PER_SECOND = 1_000_000n
@@ -138,4 +141,14 @@ export function parseDateTime(s: string): DateTimeParse {
   const micros = BigInt(utcSeconds) * MICROS_PER_SECOND + BigInt(fractionMicros(m[7] ?? ''))
   if (micros < EARLIEST_MICROS || micros > LATEST_MICROS) return RANGE
   return { ok: true, instant: instantFromMicros(micros) }
+}
+
+/**
+ * Parses what a `since` or `until` takes: an RFC 3339 date-time with a zone, or a plain date
+ * (`2026-05-01`), which stands for its midnight UTC. The one rule every window of the API and
+ * the dashboard follows.
+ */
+export function parseDateOrDateTime(s: string): DateTimeParse {
+  const m = PLAIN_DATE.exec(s)
+  return m === null ? parseDateTime(s) : parseDateTime(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`)
 }

@@ -2,7 +2,8 @@ import { type Static, Type } from '@sinclair/typebox'
 import type { Instant } from './date-time.ts'
 import { FORMATS } from './formats.ts'
 import type { FieldError } from './problem.ts'
-import { isInvalid } from './text.ts'
+import { checkText, isInvalid } from './text.ts'
+import { checkWebUrl } from './web-url.ts'
 
 /** At most this many commits per deployment: `shiplog notify` caps `git log` here and says so. */
 export const MAX_DEPLOYMENT_COMMITS = 5_000
@@ -10,6 +11,9 @@ export const MAX_DEPLOYMENT_COMMITS = 5_000
 const SHA_PATTERN = '^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?$'
 const Sha = (description: string) =>
   Type.String({ pattern: SHA_PATTERN, description: `${description}: a full SHA-1 or SHA-256` })
+
+/** At most this many characters of a commit's subject or author name. */
+export const MAX_COMMIT_TEXT = 200
 
 /** One commit a deployment delivered, as `git log` reports it. */
 export const DeploymentCommit = Type.Object(
@@ -21,6 +25,18 @@ export const DeploymentCommit = Type.Object(
       maxItems: 100,
       description: 'Commits its message reverts ("This reverts commit <sha>"); empty for most',
     }),
+    subject: Type.Optional(
+      Type.String({
+        maxLength: MAX_COMMIT_TEXT,
+        description: 'The first line of its message (git log %s); left out when not sent',
+      }),
+    ),
+    author: Type.Optional(
+      Type.String({
+        maxLength: MAX_COMMIT_TEXT,
+        description: 'Its author’s name (git log %an); left out when not sent',
+      }),
+    ),
   },
   { $id: 'DeploymentCommit', additionalProperties: false },
 )
@@ -36,6 +52,16 @@ export const DeploymentCommitsInput = Type.Object(
     truncated: Type.Optional(
       Type.Boolean({ description: 'True when the pipeline sent only the newest 5,000' }),
     ),
+    webUrl: Type.Optional(
+      Type.String({
+        format: 'uri',
+        pattern: '^https://',
+        maxLength: 500,
+        description:
+          'The repository’s address on its code host (https, no credentials), for links to its commits',
+        examples: ['https://github.com/acme/shop'],
+      }),
+    ),
   },
   { $id: 'DeploymentCommitsInput', additionalProperties: false },
 )
@@ -46,6 +72,9 @@ export const DeploymentCommits = Type.Object(
   {
     deploymentId: Type.String({ format: 'uuid' }),
     truncated: Type.Boolean({ description: 'The pipeline capped the list at 5,000' }),
+    webUrl: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+      description: 'The repository’s address as sent with the list; a commit is at commitUrl of it',
+    }),
     commits: Type.Array(DeploymentCommit),
   },
   { $id: 'DeploymentCommits' },
@@ -58,10 +87,13 @@ export interface ValidCommit {
   committedAt: Instant
   authoredAt: Instant
   reverts: string[]
+  /** Null (or left out) when not sent. */
+  subject?: string | null
+  author?: string | null
 }
 
 const SHA = new RegExp(SHA_PATTERN)
-const KNOWN = ['sha', 'committedAt', 'authoredAt', 'reverts']
+const KNOWN = ['sha', 'committedAt', 'authoredAt', 'reverts', 'subject', 'author']
 
 /**
  * Checks a commits body: every failing field named by its path (`commits[3].sha`), at most 20 of
@@ -69,7 +101,9 @@ const KNOWN = ['sha', 'committedAt', 'authoredAt', 'reverts']
  */
 export function validateDeploymentCommits(
   body: unknown,
-): { ok: true; commits: ValidCommit[]; truncated: boolean } | { ok: false; errors: FieldError[] } {
+):
+  | { ok: true; commits: ValidCommit[]; truncated: boolean; webUrl: string | null }
+  | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = []
   const fail = (field: string, message: string) =>
     errors.length < 20 && errors.push({ field, message })
@@ -78,11 +112,19 @@ export function validateDeploymentCommits(
   }
   const input = body as Record<string, unknown>
   for (const key of Object.keys(input)) {
-    if (key !== 'commits' && key !== 'truncated') fail(key, 'is not a known field')
+    if (!['commits', 'truncated', 'webUrl'].includes(key)) fail(key, 'is not a known field')
   }
   if (input.truncated !== undefined && typeof input.truncated !== 'boolean') {
     fail('truncated', 'must be true or false')
   }
+  const webUrl =
+    input.webUrl == null
+      ? null
+      : typeof input.webUrl === 'string'
+        ? checkWebUrl(input.webUrl)
+        : undefined
+  if (webUrl === undefined) fail('webUrl', 'must be a string: the repository’s https address')
+  else if (isInvalid(webUrl)) fail('webUrl', webUrl.error)
   if (!Array.isArray(input.commits)) {
     fail('commits', 'is required: an array of commits')
     return { ok: false, errors }
@@ -122,21 +164,43 @@ export function validateDeploymentCommits(
     }
     const committedAt = time('committedAt')
     const authoredAt = time('authoredAt')
+    // Optional text: a blank one is as good as none.
+    const line = (name: 'subject' | 'author') => {
+      const value = commit[name]
+      if (value === undefined || value === null) return null
+      const checked = typeof value === 'string' ? checkText(value, MAX_COMMIT_TEXT) : undefined
+      if (checked === undefined || isInvalid(checked)) {
+        fail(`${at}.${name}`, checked ? checked.error : 'must be a string')
+        return undefined
+      }
+      return checked === '' ? null : checked
+    }
+    const subject = line('subject')
+    const author = line('author')
     const reverts = commit.reverts ?? []
     const validReverts =
       Array.isArray(reverts) &&
       reverts.length <= 100 &&
       reverts.every((r) => typeof r === 'string' && SHA.test(r))
     if (!validReverts) fail(`${at}.reverts`, 'must be an array of at most 100 full commit SHAs')
-    if (sha && committedAt && authoredAt && validReverts) {
+    if (
+      sha &&
+      committedAt &&
+      authoredAt &&
+      validReverts &&
+      subject !== undefined &&
+      author !== undefined
+    ) {
       commits.push({
         sha,
         committedAt,
         authoredAt,
         reverts: (reverts as string[]).map((r) => r.toLowerCase()),
+        subject,
+        author,
       })
     }
   })
   if (errors.length > 0) return { ok: false, errors }
-  return { ok: true, commits, truncated: input.truncated === true }
+  return { ok: true, commits, truncated: input.truncated === true, webUrl: webUrl as string | null }
 }

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { ChangeType } from './change-type.ts'
 import { DeploymentStatus } from './deployment-status.ts'
+import { DateTimeParameter, IdParameters, NameParameter, PageParameters } from './parameters.ts'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Union([schema, Type.Null()])
@@ -37,3 +38,55 @@ export const DeploymentPage = Type.Object(
   { $id: 'DeploymentPage' },
 )
 export type DeploymentPage = Static<typeof DeploymentPage>
+
+/** Query of `GET /v1/deployments`. */
+export const ListDeploymentsQuery = Type.Object(
+  {
+    app: NameParameter('Only this application (any case)'),
+    environment: NameParameter('Only this environment (any case)'),
+    repository: NameParameter('Only this repository, owner/name (any case)'),
+    version: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 70, description: 'Only this exact version' }),
+    ),
+    commitHash: Type.Optional(
+      Type.String({
+        pattern: '^[0-9a-fA-F]{4,70}$',
+        errorMessage: 'must be 4 to 70 hexadecimal digits: the start of a commit SHA',
+        description: 'Only commits starting with these hexadecimal digits (at least 4)',
+      }),
+    ),
+    since: Type.Optional(
+      DateTimeParameter(
+        'deployedAt at or after: a date (its midnight UTC) or an RFC 3339 date-time',
+      ),
+    ),
+    until: Type.Optional(
+      DateTimeParameter('deployedAt before: a date (its midnight UTC) or an RFC 3339 date-time'),
+    ),
+    changeType: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal('initial'),
+          Type.Literal('redeploy'),
+          Type.Literal('rollback'),
+          Type.Literal('forward'),
+        ],
+        { description: 'Only deployments of this change type (recorded ones)' },
+      ),
+    ),
+    status: Type.Optional(
+      Type.Union([Type.Literal('recorded'), Type.Literal('queued'), Type.Literal('failed')], {
+        default: 'recorded',
+        description:
+          'recorded (default), queued (accepted, not yet recorded) or failed (dead-lettered)',
+      }),
+    ),
+    ...PageParameters,
+  },
+  { additionalProperties: false },
+)
+export type ListDeploymentsQuery = Static<typeof ListDeploymentsQuery>
+
+/** Path of `/v1/deployments/{id}` and of its commits. */
+export const DeploymentIdParams = IdParameters('The id in the Location of the 202')
+export type DeploymentIdParams = Static<typeof DeploymentIdParams>

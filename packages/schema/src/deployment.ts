@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { REPORTED_TIME_MAX_FUTURE_MS } from './reported-time.ts'
 
 /** How far ahead of the server clock `deployedAt` may be (clock skew allowance). */
-export const DEPLOYED_AT_MAX_FUTURE_MS = 5 * 60 * 1000
+export const DEPLOYED_AT_MAX_FUTURE_MS = REPORTED_TIME_MAX_FUTURE_MS
 
 // The validator compiles these same patterns, so docs and behaviour cannot drift.
 // Both are linear-time: adjacent parts never match the same character.
@@ -14,18 +15,21 @@ export const DeploymentInput = Type.Object(
       minLength: 1,
       maxLength: 255,
       pattern: REPOSITORY_FULL_NAME_PATTERN,
+      format: 'name',
       description: 'Repository as owner/name; nested groups (group/sub/repo) are allowed',
       examples: ['acme/shop', 'acme/platform/api'],
     }),
     environment: Type.String({
       minLength: 1,
       maxLength: 255,
+      format: 'name',
       description: 'Environment deployed to',
       examples: ['production', 'staging'],
     }),
     app: Type.String({
       minLength: 1,
       maxLength: 255,
+      format: 'name',
       description: 'Application or service that was deployed',
       examples: ['api'],
     }),
@@ -105,3 +109,23 @@ export const DeploymentFields = Type.Object(
   },
 )
 export type DeploymentFields = Static<typeof DeploymentFields>
+
+/** The body of the `202` to `POST /v1/deployments`: exactly `{"status":202}`. */
+export const DeploymentAccepted = Type.Object(
+  { status: Type.Literal(202, { description: 'Always 202' }) },
+  { additionalProperties: false },
+)
+export type DeploymentAccepted = Static<typeof DeploymentAccepted>
+
+/** The request headers `POST /v1/deployments` reads besides `Authorization`. */
+export const DeploymentHeaders = Type.Object({
+  'Idempotency-Key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 257,
+      description:
+        'Makes a retry safe for 24 hours: the same key with the same body is answered `202` again and queues nothing; with another body it is a `422`. 1 to 255 printable ASCII characters, for example a UUID, bare or in double quotes (257 with them).',
+    }),
+  ),
+})
+export type DeploymentHeaders = Static<typeof DeploymentHeaders>

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { DateTimeParameter, EnvironmentParameter, NameParameter } from './parameters.ts'
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description })
 const Seconds = (description: string) =>
@@ -59,3 +60,22 @@ export const DoraMetrics = Type.Object(
   { $id: 'DoraMetrics' },
 )
 export type DoraMetrics = Static<typeof DoraMetrics>
+
+/** Query of `GET /v1/metrics/dora`. */
+export const DoraQuery = Type.Object(
+  {
+    environment: EnvironmentParameter,
+    app: NameParameter('Only this application (any case, in any repository)'),
+    repository: NameParameter('Only the applications of this repository, owner/name (any case)'),
+    since: Type.Optional(DateTimeParameter('Window start (default: 12 weeks before until)')),
+    until: Type.Optional(DateTimeParameter('Window end, exclusive (default: now)')),
+    bucket: Type.Optional(
+      Type.Union([Type.Literal('week'), Type.Literal('day')], {
+        default: 'week',
+        description: 'The buckets of series: ISO weeks from Monday (default), or UTC days',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type DoraQuery = Static<typeof DoraQuery>

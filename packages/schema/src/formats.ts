@@ -1,5 +1,6 @@
 import { FormatRegistry } from '@sinclair/typebox'
-import { type Instant, parseDateTime } from './date-time.ts'
+import { type Instant, parseDateOrDateTime, parseDateTime } from './date-time.ts'
+import { checkName } from './names.ts'
 import { decodeCursor, type PageCursor } from './page-cursor.ts'
 import { invalid, isInvalid, type Outcome } from './text.ts'
 import { UUID } from './uuid.ts'
@@ -9,6 +10,9 @@ const BAD_DATE_SYNTAX = invalid(
 )
 const BAD_DATE_RANGE = invalid(
   'must be a real date and time from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z (in UTC): a day that exists in that month, hour 00-23, minute and second 00-59, offset hours 00-14',
+)
+const BAD_DAY_SYNTAX = invalid(
+  'must be a date (2026-05-01, meaning its midnight UTC) or an RFC 3339 date-time with a time zone, for example 2026-05-01T12:00:00Z',
 )
 const BAD_UUID = invalid(
   'must be a UUID such as 0190f3c4-8a5e-7b2c-9d41-3f6a2b1c0d9e (from the Location of the 202)',
@@ -28,8 +32,16 @@ export const FORMATS = {
     if (parsed.ok) return parsed.instant
     return parsed.reason === 'syntax' ? BAD_DATE_SYNTAX : BAD_DATE_RANGE
   },
+  /** What `since` and `until` take: a plain date (its midnight UTC) or a date-time. */
+  'date-or-date-time': (value: string): Outcome<Instant> => {
+    const parsed = parseDateOrDateTime(value)
+    if (parsed.ok) return parsed.instant
+    return parsed.reason === 'syntax' ? BAD_DAY_SYNTAX : BAD_DATE_RANGE
+  },
   uuid: (value: string): Outcome<string> => (UUID.test(value) ? value.toLowerCase() : BAD_UUID),
   cursor: (value: string): Outcome<PageCursor> => decodeCursor(value) ?? BAD_CURSOR,
+  // Applications, environments, repositories: no invisible or bidi code points, stored in NFC.
+  name: checkName,
 } as const
 
 /** A format name of `FORMATS`. */

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { DateTimeParameter, IdParameters, NameParameter, PageParameters } from './parameters.ts'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description })
@@ -29,6 +30,7 @@ export const IncidentInput = Type.Object(
     environment: Type.String({
       minLength: 1,
       maxLength: 255,
+      format: 'name',
       description: 'The environment it happened in; one that has deployments',
       examples: ['production'],
     }),
@@ -36,7 +38,9 @@ export const IncidentInput = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 255,
-        description: 'The application it concerns, in any repository; omit for the environment',
+        format: 'name',
+        description:
+          'An application of the workspace (one it has recorded a deployment of), in any repository; omit for the whole environment',
       }),
     ),
     title,
@@ -111,3 +115,31 @@ export const IncidentPage = Type.Object(
   { $id: 'IncidentPage' },
 )
 export type IncidentPage = Static<typeof IncidentPage>
+
+/** Query of `GET /v1/incidents`. */
+export const ListIncidentsQuery = Type.Object(
+  {
+    environment: NameParameter('Only this environment (any case)'),
+    app: NameParameter('Only incidents naming this application (any case)'),
+    status: Type.Optional(
+      Type.Union([Type.Literal('open'), Type.Literal('resolved')], {
+        description: 'open (not resolved) or resolved; both when omitted',
+      }),
+    ),
+    since: Type.Optional(
+      DateTimeParameter(
+        'startedAt at or after: a date (its midnight UTC) or an RFC 3339 date-time',
+      ),
+    ),
+    until: Type.Optional(
+      DateTimeParameter('startedAt before: a date (its midnight UTC) or an RFC 3339 date-time'),
+    ),
+    ...PageParameters,
+  },
+  { additionalProperties: false },
+)
+export type ListIncidentsQuery = Static<typeof ListIncidentsQuery>
+
+/** Path of `GET` and `PATCH /v1/incidents/{id}`. */
+export const IncidentIdParams = IdParameters('The id in the Location of the 201')
+export type IncidentIdParams = Static<typeof IncidentIdParams>

@@ -53,6 +53,9 @@ describe('query strings', () => {
     ['commitHash=xyz1', 'commitHash', 'must be hexadecimal'],
     ['since=%222000-01-01T00:00:00Z%22', 'since', expect.stringContaining('RFC 3339')],
     ['since=2024-02-30T00:00:00Z', 'since', expect.stringContaining('real date')],
+    ['since=2024-02-30', 'since', expect.stringContaining('real date')],
+    ['since=2024-5-1', 'since', expect.stringContaining('a date (2026-05-01')],
+    ['since=2024-05-01T10:00', 'since', expect.stringContaining('RFC 3339')],
     ['since=0000-01-01T00:00:00Z', 'since', expect.stringContaining('real date')],
     ['status=all', 'status', 'must be one of recorded, queued'],
     ['limit=0', 'limit', 'must be a whole number from 1 to 100'],
@@ -62,6 +65,14 @@ describe('query strings', () => {
     ['__proto__=1', '__proto__', expect.stringContaining('not a known query parameter')],
   ])('%p is refused', (query, field, message) => {
     expect(errorsOf(query)).toEqual([{ field, message }])
+  })
+
+  test('a plain date is its midnight UTC, as the same day written in full', () => {
+    const plain = parse('since=2026-05-01')
+    const full = parse('since=2026-05-01T00:00:00Z')
+    expect(plain).toEqual(full)
+    expect(plain.ok && plain.value.since?.iso).toBe('2026-05-01T00:00:00.000Z')
+    expect(parse('since=2024-02-29').ok).toBe(true)
   })
 
   test('every bad parameter is reported at once', () => {

@@ -5,13 +5,58 @@ import type { PageCursor } from './page-cursor.ts'
 import type { FieldError } from './problem.ts'
 import { checkText, invalid, isInvalid, type Outcome } from './text.ts'
 
-/** A date-time parameter: documented as an RFC 3339 string, handed to code as an `Instant`. */
+/**
+ * A `since` or `until` parameter: a plain date (its midnight UTC) or an RFC 3339 date-time,
+ * handed to code as an `Instant`. Published as either format; parsed by `date-or-date-time`.
+ */
 export const DateTimeParameter = (description: string) =>
-  Type.Unsafe<Instant>({ type: 'string', format: 'date-time', description })
+  Type.Unsafe<Instant>({
+    type: 'string',
+    anyOf: [{ format: 'date' }, { format: 'date-time' }],
+    parameterFormat: 'date-or-date-time',
+    description,
+  })
 
 /** A page cursor parameter: documented as an opaque string, handed to code decoded. */
 export const CursorParameter = (description: string) =>
   Type.Unsafe<PageCursor>({ type: 'string', format: 'cursor', maxLength: 200, description })
+
+/** The query of an endpoint that takes no parameters: any given is refused, not ignored. */
+export const NoQuery = Type.Object({}, { additionalProperties: false })
+export type NoQuery = Static<typeof NoQuery>
+
+/** The page parameters every list takes: its size, and where the previous page ended. */
+export const PageParameters = {
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size, at most 100' }),
+  ),
+  cursor: Type.Optional(CursorParameter('`nextCursor` of the previous page')),
+}
+
+/** An optional name filter: an application, environment or repository, matched in any case. */
+export const NameParameter = (description: string) =>
+  Type.Optional(Type.String({ minLength: 1, maxLength: 255, format: 'name', description }))
+
+// Every required parameter carries an example: contract-testing tools (Dredd) send it.
+
+/** A required environment, as the metrics take it. */
+export const EnvironmentParameter = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  format: 'name',
+  description: 'The environment (any case), e.g. production',
+  examples: ['production'],
+})
+
+/** The path of a resource named by its id: `description` says where the id comes from. */
+export const IdParameters = (description: string) =>
+  Type.Object({
+    id: Type.String({
+      format: 'uuid',
+      description,
+      examples: ['0190f3c4-5b2e-7c1d-9e8f-a1b2c3d4e5f6'],
+    }),
+  })
 
 /** Where parameters come from: a query string, or a router's path parameters. */
 export type ParameterSource = URLSearchParams | Record<string, unknown>
@@ -62,7 +107,9 @@ function parseValue(name: string, schema: TSchema, raw: string): Outcome<unknown
   ) {
     return invalid(schema.errorMessage ?? `must match ${schema.pattern}`)
   }
-  return isFormatName(schema.format) ? FORMATS[schema.format](text) : text
+  // A parameter whose published format is a choice names the parser of its own.
+  const format = schema.parameterFormat ?? schema.format
+  return isFormatName(format) ? FORMATS[format](text) : text
 }
 
 function valuesOf(source: ParameterSource, name: string): unknown[] {

@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value'
 import fc from 'fast-check'
 import { codePointLength, hasControlChar, hasLoneSurrogate } from './code-points.ts'
 import { DeploymentFields, DeploymentInput } from './deployment.ts'
+import { refusedCodePoint } from './names.ts'
 import { NOW } from './testing/deployment-bodies.ts'
 import { validateDeployment } from './validate-deployment.ts'
 
@@ -12,15 +13,18 @@ describe('properties', () => {
   const wild = fc.string({ unit: fc.oneof(anyUnit, special), maxLength: 300 })
   const friendlyUnit = fc.constantFrom('a', 'Z', '0', '-', '.', 'é', '😀', '\u200F')
   const friendly = (maxLength: number) => fc.string({ unit: friendlyUnit, minLength: 1, maxLength })
+  // Names refuse invisible and bidi code points, and are stored in NFC: é arrives both ways.
+  const nameUnit = fc.constantFrom('a', 'Z', '0', '-', '.', 'é', 'e\u0301', '😀')
+  const friendlyName = (maxLength: number) => fc.string({ unit: nameUnit, minLength: 1, maxLength })
   const pad = (s: fc.Arbitrary<string>) =>
     fc.tuple(fc.constantFrom('', ' ', '\u00a0'), s).map(([p, v]) => `${p}${v}${p}`)
 
   const byField: Record<keyof typeof DeploymentInput.properties, fc.Arbitrary<string>> = {
     repositoryFullName: pad(
-      fc.array(friendly(60), { minLength: 2, maxLength: 5 }).map((s) => s.join('/')),
+      fc.array(friendlyName(60), { minLength: 2, maxLength: 5 }).map((s) => s.join('/')),
     ),
-    environment: pad(friendly(260)),
-    app: pad(friendly(260)),
+    environment: pad(friendlyName(260)),
+    app: pad(friendlyName(260)),
     version: pad(friendly(75)),
     commitHash: pad(fc.stringMatching(/^[0-9a-fA-F]{7,72}$/)),
     description: pad(friendly(260)),
@@ -56,6 +60,10 @@ describe('properties', () => {
       expect(codePointLength(v)).toBeLessThanOrEqual(schema.maxLength ?? Number.POSITIVE_INFINITY)
       expect(hasControlChar(v)).toBe(false)
       expect(hasLoneSurrogate(v)).toBe(false)
+      if ((schema as { format?: string }).format === 'name') {
+        expect(refusedCodePoint(v)).toBeUndefined()
+        expect(v).toBe(v.normalize('NFC'))
+      }
     }
   }
 

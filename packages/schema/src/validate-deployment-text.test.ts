@@ -84,14 +84,40 @@ describe('characters', () => {
     }
   })
 
-  test('allows valid pairs, RTL marks, zero-width joiners and other Unicode', () => {
+  test('free text allows valid pairs, RTL marks, zero-width joiners and other Unicode', () => {
     const text = 'déploiement \u200F\u05E9\u05DC\u05D5\u05DD 👩\u200D💻 \uD83D\uDE00'
-    for (const field of ['environment', 'app', 'version', 'description', 'author']) {
+    for (const field of ['version', 'description', 'author']) {
       expect(normalized(field, text)).toBe(text)
     }
-    expect(normalized('repositoryFullName', 'équipe/\u200F👩\u200D💻')).toBe(
-      'équipe/\u200F👩\u200D💻',
-    )
     expect(normalized('monorepoPath', 'apps/😀 api')).toBe('apps/😀 api')
+  })
+
+  const names = ['repositoryFullName', 'environment', 'app']
+
+  test.each(names)('%s allows any visible script, and is stored in NFC', (field) => {
+    const name = (text: string) => (field === 'repositoryFullName' ? `équipe/${text}` : text)
+    expect(normalized(field, name('שלום-متجر-😀-𝄞'))).toBe(name('שלום-متجر-😀-𝄞'))
+    expect(normalized(field, name('cafe\u0301'))).toBe(name('caf\u00e9'))
+  })
+
+  test.each(names)('%s refuses invisible and bidi code points, naming the one found', (field) => {
+    const name = (text: string) => (field === 'repositoryFullName' ? `acme/${text}` : text)
+    const cases: [string, string][] = [
+      ['\u202E', 'U+202E RIGHT-TO-LEFT OVERRIDE: it changes the direction of the text'],
+      ['\u200F', 'U+200F RIGHT-TO-LEFT MARK: it changes the direction of the text'],
+      ['\u2066', 'U+2066 LEFT-TO-RIGHT ISOLATE: it changes the direction of the text'],
+      ['\u061C', 'U+061C ARABIC LETTER MARK: it changes the direction of the text'],
+      ['\u200B', 'U+200B ZERO WIDTH SPACE: it is invisible'],
+      ['\u200D', 'U+200D ZERO WIDTH JOINER: it is invisible'],
+      ['\u00AD', 'U+00AD SOFT HYPHEN: it is invisible'],
+      ['\uFE0F', 'U+FE0F: it is invisible'],
+      ['\u{E0041}', 'U+E0041: it is invisible'],
+      ['\u0085', 'U+0085: it is a control character'],
+    ]
+    for (const [code, named] of cases) {
+      expect(messageFor(field, name(`check${code}out`))).toBe(
+        `must not contain ${named}, so two names could look the same; remove it`,
+      )
+    }
   })
 })

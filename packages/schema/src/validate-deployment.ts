@@ -1,7 +1,8 @@
 import { instantFromDate } from './date-time.ts'
-import { DEPLOYED_AT_MAX_FUTURE_MS, type DeploymentFields, DeploymentInput } from './deployment.ts'
+import { type DeploymentFields, DeploymentInput } from './deployment.ts'
 import { FORMATS } from './formats.ts'
 import type { FieldError } from './problem.ts'
+import { notAhead } from './reported-time.ts'
 import { suggestField } from './suggest.ts'
 import { checkText, type Invalid, invalid, isInvalid } from './text.ts'
 
@@ -34,10 +35,6 @@ const BAD_REPOSITORY = invalid('must look like owner/repo-name')
 const BAD_COMMIT = invalid(
   'must be 7 to 70 hexadecimal characters: the full Git commit SHA (was a template variable left unexpanded?)',
 )
-const TOO_FAR_AHEAD = invalid(
-  `must not be more than ${DEPLOYED_AT_MAX_FUTURE_MS / 60_000} minutes in the future`,
-)
-const MAX_FUTURE_MICROS = BigInt(DEPLOYED_AT_MAX_FUTURE_MS) * 1000n
 const ABSOLUTE_PATH = invalid("must be a relative path: remove the leading '/'")
 const PARENT_SEGMENT = invalid("must be a relative path without '..' segments")
 const EMPTY_SEGMENT = invalid("must not contain empty segments ('//')")
@@ -69,7 +66,8 @@ const FORMAT_RULES: Partial<Record<FieldName, FormatRule>> = {
   deployedAt: (v, nowMicros) => {
     const instant = FORMATS['date-time'](v)
     if (isInvalid(instant)) return instant
-    return instant.micros > nowMicros + MAX_FUTURE_MICROS ? TOO_FAR_AHEAD : instant.iso
+    const reported = notAhead(instant, nowMicros)
+    return isInvalid(reported) ? reported : reported.iso
   },
   monorepoPath,
 }
@@ -81,14 +79,25 @@ interface Field {
   rule: FormatRule | undefined
 }
 
-// The schema is the source of truth for field names, required-ness and length limits.
+/** A name (`format: 'name'` in the schema) follows the names rule, then its field's own. */
+function ruleOf(name: FieldName, format: string | undefined): FormatRule | undefined {
+  const own = FORMAT_RULES[name]
+  if (format !== 'name') return own
+  return (trimmed, nowMicros) => {
+    const named = FORMATS.name(trimmed)
+    if (isInvalid(named) || own === undefined) return named
+    return own(named, nowMicros)
+  }
+}
+
+// The schema is the source of truth for field names, required-ness, length limits and names.
 const REQUIRED: ReadonlySet<string> = new Set(DeploymentInput.required)
 const FIELDS: readonly Field[] = Object.entries(DeploymentInput.properties).map(
   ([name, schema]) => ({
     name: name as FieldName,
     required: REQUIRED.has(name),
     maxLength: schema.maxLength,
-    rule: FORMAT_RULES[name as FieldName],
+    rule: ruleOf(name as FieldName, (schema as { format?: string }).format),
   }),
 )
 const KNOWN_NAMES: readonly string[] = FIELDS.map((f) => f.name)

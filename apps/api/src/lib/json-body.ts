@@ -55,6 +55,23 @@ export async function readJsonBody(
   }
 }
 
+/**
+ * `readJsonBody` for a body a client may leave out (a DELETE's reason): undefined when none was
+ * sent, that is no length (or 0) and no content type.
+ */
+export function readOptionalJsonBody(
+  request: Request,
+  limits: BodyLimits,
+  expected: string,
+): Promise<unknown> {
+  const length = request.headers.get('content-length')
+  const chunked = request.headers.has('transfer-encoding')
+  if (length === '0' || (length === null && !chunked && !request.headers.has('content-type'))) {
+    return Promise.resolve(undefined)
+  }
+  return readJsonBody(request, limits, expected)
+}
+
 async function readBounded(request: Request, limits: BodyLimits): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array()
   let timer: ReturnType<typeof setTimeout> | undefined

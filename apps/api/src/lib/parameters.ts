@@ -1,5 +1,5 @@
-import { CursorParameter, type ParameterSource, parseParameters } from '@shiplog/schema'
-import { type Static, type TObject, Type } from '@sinclair/typebox'
+import { type ParameterSource, parseParameters } from '@shiplog/schema'
+import type { Static, TObject } from '@sinclair/typebox'
 import { problems } from '../plugins/problem/index.ts'
 
 function parsed<T extends TObject>(schema: T, source: ParameterSource): Static<T> {
@@ -21,18 +21,3 @@ export function queryOf<T extends TObject>(schema: T, request: Request): Static<
 export function pathOf<T extends TObject>(schema: T, params: Record<string, unknown>): Static<T> {
   return parsed(schema, params)
 }
-
-/** The query of an endpoint that takes no parameters: any given is refused, not ignored. */
-export const NoQuery = Type.Object({}, { additionalProperties: false })
-
-/** The page parameters every list takes: its size, and where the previous page ended. */
-export const PageParameters = {
-  limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size, at most 100' }),
-  ),
-  cursor: Type.Optional(CursorParameter('`nextCursor` of the previous page')),
-}
-
-/** An optional name filter: an application, environment or repository, matched in any case. */
-export const NameParameter = (description: string) =>
-  Type.Optional(Type.String({ minLength: 1, maxLength: 255, description }))

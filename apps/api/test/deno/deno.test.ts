@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url'
 import { randomPort } from '@shiplog/db/testing/free-port'
 import { type Harness, startHarness, validDeployment, waitFor } from '../harness.ts'
 import { sample } from '../prometheus.ts'
+import { startProvider, type TestProvider } from '../sign-in/oidc-provider.ts'
+import { ssoEnv } from '../sign-in/served-sso.ts'
 
 // The API and the worker as production would run them under Deno, against a database of their
 // own. Kept out of the root `test` script (run it with `bun run test:deno`) so the Bun suite
@@ -39,6 +41,7 @@ let apiMetrics = ''
 let worker = ''
 let apiProcess: DenoProcess
 let workerProcess: DenoProcess
+let provider: TestProvider
 
 function start(entry: string, env: Record<string, string>): DenoProcess {
   const child = spawn(denoBinary(), ['run', '-A', entry], {
@@ -80,6 +83,8 @@ beforeAll(async () => {
   const metricsPort = port()
   const workerPort = port()
   api = `http://127.0.0.1:${apiPort}`
+  // Single sign-on on, so its client library (oauth4webapi, Web APIs only) runs under Deno too.
+  provider = await startProvider(api)
   apiMetrics = `http://127.0.0.1:${metricsPort}`
   worker = `http://127.0.0.1:${workerPort}`
   apiProcess = start('apps/api/src/main.ts', {
@@ -88,6 +93,7 @@ beforeAll(async () => {
     HOST: '127.0.0.1',
     LOG_REQUESTS: 'false',
     UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '2',
+    ...ssoEnv(provider.issuer, api),
   })
   workerProcess = start('apps/worker/src/main.ts', {
     WORKER_PORT: String(workerPort),
@@ -114,6 +120,7 @@ afterAll(async () => {
   // Only what a failed test left running; the shutdown test stops them itself.
   for (const { child } of processes) if (child.exitCode === null) child.kill('SIGKILL')
   await h?.close()
+  await provider?.stop()
 })
 
 test('the API serves with Deno.serve, not a Bun server', () => {
@@ -130,6 +137,29 @@ test('the API serves with Deno.serve, not a Bun server', () => {
       host: '127.0.0.1',
     }),
   ])
+})
+
+test('the Deno API serves the CLI bundle and its SHA-256', async () => {
+  const response = await fetch(`${api}/cli/shiplog.mjs`)
+  expect(response.status).toBe(200)
+  const bundle = new Uint8Array(await response.arrayBuffer())
+  const committed = new Uint8Array(
+    await Bun.file(`${ROOT}apps/api/src/modules/cli/dist/shiplog.mjs`).arrayBuffer(),
+  )
+  expect(bundle).toEqual(committed)
+  const checksum = await (await fetch(`${api}/cli/shiplog.mjs.sha256`)).text()
+  expect(checksum).toBe(
+    `${new Bun.CryptoHasher('sha256').update(committed).digest('hex')}  shiplog.mjs\n`,
+  )
+})
+
+test('under Deno, single sign-on discovers the provider and sends the browser there with PKCE', async () => {
+  const response = await fetch(`${api}/ui/sign-in/sso`, { redirect: 'manual' })
+  expect(response.status).toBe(303)
+  const location = new URL(response.headers.get('location') ?? '')
+  expect(location.origin).toBe(provider.issuer)
+  expect(location.searchParams.get('code_challenge_method')).toBe('S256')
+  expect(response.headers.get('set-cookie')).toContain('SameSite=Lax')
 })
 
 test('a deployment posted to the Deno API is recorded by the Deno worker', async () => {

@@ -70,3 +70,44 @@ test('initial, redeploy, forward and rollback, by deployedAt whatever the arriva
   })
   expect((await (await h.get(`/v1/deployments/${ids.v1}`)).json()).changeType).toBe('forward')
 })
+
+test('?changeType= lists exactly the deployments of that type, with every other filter and across pages', async () => {
+  const all = (await (await h.get('/v1/deployments?limit=100')).json()).data as {
+    id: string
+    changeType: string
+    environment: string
+  }[]
+  expect(new Set(all.map((deployment) => deployment.changeType))).toEqual(
+    new Set(['initial', 'redeploy', 'rollback', 'forward']),
+  )
+  for (const type of ['initial', 'redeploy', 'rollback', 'forward']) {
+    for (const filters of [
+      '',
+      '&environment=production',
+      '&app=checkout',
+      '&repository=acme/shop',
+    ]) {
+      const expected = all
+        .filter((d) => d.changeType === type)
+        .filter((d) => !filters.includes('production') || d.environment === 'production')
+        .map((d) => d.id)
+      // A page of one, so the cursor is walked too.
+      const seen: string[] = []
+      let cursor = ''
+      do {
+        const response = await h.get(
+          `/v1/deployments?changeType=${type}${filters}&limit=1${cursor}`,
+        )
+        expect(response.status).toBe(200)
+        const page = await response.json()
+        seen.push(...page.data.map((d: { id: string }) => d.id))
+        cursor = page.nextCursor ? `&cursor=${page.nextCursor}` : ''
+      } while (cursor)
+      expect({ type, filters, seen }).toEqual({ type, filters, seen: expected })
+    }
+  }
+  const queued = await h.get('/v1/deployments?changeType=forward&status=queued')
+  expect(queued.status).toBe(422)
+  expect((await queued.json()).errors[0].field).toBe('changeType')
+  expect((await h.get('/v1/deployments?changeType=sideways')).status).toBe(422)
+})

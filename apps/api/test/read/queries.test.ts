@@ -135,23 +135,24 @@ describe('queries', () => {
         e.deploymentCount,
       ]),
     ).toEqual([
-      ['production', 5],
+      // Pipeline order: staging, then production.
       ['staging', 1],
+      ['production', 5],
     ])
-    expect(body.data[1].lastDeployment).toMatchObject({ app: 'web', version: '1.1' })
+    expect(body.data[0].lastDeployment).toMatchObject({ app: 'web', version: '1.1' })
     expect((await getJson('/v1/environments', r.otherKey)).body.data).toEqual([])
   })
 
   test('GET /v1/state: what is deployed where', async () => {
     const { body } = await getJson('/v1/state', ws)
-    expect(body.environments).toEqual(['production', 'staging'])
+    expect(body.environments).toEqual(['staging', 'production'])
     const cells = Object.fromEntries(
       body.rows.map((row: { app: string; cells: ({ version: string } | null)[] }) => [
         row.app,
         row.cells.map((cell) => cell?.version ?? null),
       ]),
     )
-    expect(cells).toEqual({ api: ['2.1', null], web: ['pending', '1.1'] })
+    expect(cells).toEqual({ api: [null, '2.1'], web: ['1.1', 'pending'] })
     expect((await getJson('/v1/state', r.otherKey)).body).toEqual({ environments: [], rows: [] })
   })
 

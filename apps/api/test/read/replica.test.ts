@@ -157,18 +157,18 @@ describe.skipIf(!binaries && process.env.CI !== 'true')(
           e.deploymentCount,
         ]),
       ).toEqual([
-        ['production', 3],
         ['staging', 1],
+        ['production', 3],
       ])
       const state = (await getJson('/v1/state')).body
-      expect(state.environments).toEqual(['production', 'staging'])
+      expect(state.environments).toEqual(['staging', 'production'])
       expect(
         state.rows.map((row: { app: string; cells: ({ version: string } | null)[] }) => [
           row.app,
           row.cells.map((cell) => cell?.version ?? null),
         ]),
       ).toEqual([
-        ['api', ['2.0', null]],
+        ['api', [null, '2.0']],
         ['web', ['1.1', '1.1']],
       ])
       const frequency = (await getJson(FREQUENCY)).body

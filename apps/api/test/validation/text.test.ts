@@ -79,14 +79,20 @@ describe('Unicode', () => {
     expect(row.description).toBe('ship it 🚀')
   })
 
-  test('a right-to-left mark (U+200F) and a zero-width joiner (U+200D) are stored intact', async () => {
-    const app = unique('\u200fcheck\u200dout')
+  test('a right-to-left mark (U+200F) and a zero-width joiner (U+200D) are stored intact in free text', async () => {
     const description = 'שלום\u200f world \u200d'
     const author = 'a\u200db'
-    const row = await acceptAndRecord(body({ app, description, author }))
-    expect(row.app).toBe(app)
+    const version = 'v\u200f1'
+    const row = await acceptAndRecord(body({ description, author, version }))
     expect(row.description).toBe(description)
     expect(row.author).toBe(author)
+    expect(row.version).toBe(version)
+  })
+
+  test('names are stored in NFC: e + U+0301 is stored as é', async () => {
+    const app = unique('cafe\u0301')
+    const row = await acceptAndRecord(body({ app }))
+    expect(row.app).toBe(app.normalize('NFC'))
   })
 })
 

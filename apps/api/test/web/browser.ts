@@ -3,8 +3,11 @@
 import type { AxeResults, RunOptions } from 'axe-core'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 
-/** Launches Debian's Chromium headless with the flags this environment needs. */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Launches Debian's Chromium headless with the flags this environment needs, and `extra` ones
+ * (`--remote-debugging-port` for Lighthouse).
+ */
+export async function launchBrowser(extra: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -18,6 +21,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extra,
     ],
   })
 }
@@ -39,12 +43,25 @@ function axeCoreSource(): Promise<string> {
   return axeSource
 }
 
+/** Every violation axe-core finds on the page as it is now: "rule-id (impact): target — help". */
+export async function allAccessibilityViolations(page: Page): Promise<string[]> {
+  return (await violationsOf(page)).flatMap((v) =>
+    v.targets.map((target) => `${v.id} (${v.impact}): ${target} — ${v.help}`),
+  )
+}
+
 /**
  * Violations of impact 'serious' or 'critical' that axe-core finds on the page as it is now, as
  * short strings "rule-id: target — help". The page must belong to a context from
  * newAccessibilityContext, or injecting axe-core fails under the page's CSP.
  */
 export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  return (await violationsOf(page))
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.targets.map((target) => `${v.id}: ${target} — ${v.help}`))
+}
+
+async function violationsOf(page: Page) {
   if (!(await page.evaluate(() => 'axe' in window))) {
     try {
       await page.addScriptTag({ content: await axeCoreSource() })
@@ -71,6 +88,4 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
     options,
   )
   return results
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.targets.map((target) => `${v.id}: ${target} — ${v.help}`))
 }

@@ -16,7 +16,10 @@ let reader: string
 let admin: string
 let writer: string
 const HOSTILE_APP = '<script>alert(1)</script>'
-const RTL_APP = 'متجر-\u202Eevil'
+const RTL_APP = 'متجر-evil'
+// A name stored before names refused bidi controls: the U+202E reverses what follows it, unless
+// the page isolates it.
+const LEGACY_APP = 'متجر-\u202Eevil'
 
 beforeAll(async () => {
   dashboard = await serveDashboard()
@@ -61,6 +64,7 @@ beforeAll(async () => {
     expect(response.status).toBe(202)
   }
   await h.drain()
+  await h.sql`update applications set name = ${LEGACY_APP} where name = ${RTL_APP}`
 }, 60_000)
 
 afterAll(() => dashboard?.close())
@@ -78,11 +82,11 @@ test('signing in with a read key opens the overview; the key is in no URL, page 
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('What runs where')
   // The matrix: checkout's latest in production is 1.1.0, in staging 1.2.0.
   const checkout = page.getByRole('row').filter({ hasText: 'checkout' })
-  expect(await checkout.getByRole('link').allTextContents()).toEqual(['1.1.0', '1.2.0'])
+  expect(await checkout.locator('td a').allTextContents()).toEqual(['1.2.0', '1.1.0'])
   expect(await checkout.textContent()).toContain('release-bot')
   // Hostile and right-to-left names are text, never markup.
   expect(await page.getByRole('rowheader', { name: HOSTILE_APP }).count()).toBe(1)
-  expect(await page.getByText(RTL_APP).count()).toBe(1)
+  expect(await page.getByText(LEGACY_APP).count()).toBe(1)
   expect(await page.evaluate(() => document.querySelectorAll('main script').length)).toBe(0)
 
   const [cookie] = await context.cookies()
@@ -115,10 +119,12 @@ test('with JavaScript off, every page reads and its filters work', async () => {
   await context.close()
 }, 30_000)
 
-test('with JavaScript on, choosing a repository applies it at once', async () => {
+test('with JavaScript on, choosing a repository waits for the button (keyboard first)', async () => {
   const context = await browser.newContext()
   const page = await signIn(context, reader)
-  await page.getByLabel('Repository').selectOption('acme/shop')
+  await page.getByLabel('Repository').selectOption('acme/shop') // sends nothing by itself
+  expect(new URL(page.url()).searchParams.get('repository')).toBeNull()
+  await page.getByRole('button', { name: 'Filter' }).click()
   await page.waitForURL((url) => url.searchParams.get('repository') === 'acme/shop')
   await context.close()
 }, 30_000)
@@ -170,7 +176,9 @@ test('an admin voids a deployment, with a reason and a confirmation; it leaves t
     return dialog.dismiss()
   })
   await page.getByRole('button', { name: 'Void deployment' }).click()
-  expect(questions).toEqual(['Void checkout 1.2.0 in staging? It leaves every list and figure.'])
+  expect(questions).toEqual([
+    'Void \u2068checkout\u2069 \u20681.2.0\u2069 in \u2068staging\u2069? It leaves every list and figure.',
+  ])
   expect(await page.getByRole('button', { name: 'Void deployment' }).count()).toBe(1)
   page.once('dialog', (dialog) => dialog.accept())
   await page.getByRole('button', { name: 'Void deployment' }).click()
@@ -231,6 +239,51 @@ test('the DORA page shows the five keys of a shared window, each with a chart', 
   expect(await page.locator('svg[role="img"]').count()).toBe(5)
   await context.close()
 }, 30_000)
+
+test('what users wrote is isolated on every page: a stored U+202E reverses nothing around it', async () => {
+  const context = await browser.newContext()
+  const page = await signIn(context, admin, '/ui')
+  const [legacy] = await h.sql<{ id: string }[]>`
+    select d.id from deployments d join applications a on a.id = d.application_id
+     where a.name = ${LEGACY_APP}`
+  const opened = await page.request.post(`${base}/v1/incidents`, {
+    headers: { authorization: `Bearer ${admin}` },
+    data: { environment: 'staging', title: 'Down \u202Eevil', app: RTL_APP },
+  })
+  expect(opened.status()).toBe(201)
+  const pages = [
+    '/ui',
+    '/ui/deployments?environment=staging',
+    `/ui/deployments/${legacy?.id}`,
+    '/ui/incidents',
+    `/ui/dora?environment=staging&app=${encodeURIComponent(RTL_APP)}`,
+  ]
+  for (const path of pages) {
+    await page.goto(base + path)
+    // Every text of the page that holds the override sits in a <bdi> (or an option of its own).
+    const bare = await page.evaluate(() => {
+      const main = document.querySelector('main') as HTMLElement
+      const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT)
+      const found: string[] = []
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const isolated = node.parentElement?.closest('bdi, option[dir="auto"]')
+        if (node.textContent?.includes('\u202E') && !isolated) found.push(node.textContent)
+      }
+      return found
+    })
+    expect({ path, bare }).toEqual({ path, bare: [] })
+    expect(await page.locator('main bdi').filter({ hasText: 'evil' }).count()).toBeGreaterThan(0)
+  }
+  // On the deployment's page: version and environment still read left to right after the name.
+  await page.goto(`${base}/ui/deployments/${legacy?.id}`)
+  const [app, version, environment] = await page
+    .locator('h1 bdi')
+    .evaluateAll((all) => all.map((each) => each.getBoundingClientRect().left))
+  expect(app).toBeLessThan(version as number)
+  expect(version).toBeLessThan(environment as number)
+  expect(await page.title()).toBe(`\u2068${LEGACY_APP}\u2069 \u20689.9.9\u2069 · Shiplog`)
+  await context.close()
+}, 60_000)
 
 test('a form posted from elsewhere is refused, and signing out closes the pages', async () => {
   const context = await browser.newContext()

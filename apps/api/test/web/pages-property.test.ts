@@ -1,27 +1,57 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import fc from 'fast-check'
+import { futureTime, lookalikeName, redirectTarget } from '../edge-inputs.ts'
 import { type Harness, startHarness, validDeployment } from '../harness.ts'
+import { startProvider, type TestProvider } from '../sign-in/oidc-provider.ts'
+import { ssoEnv } from '../sign-in/served-sso.ts'
 
 // Whatever a browser (or anyone) sends to the dashboard, signed in or not, with or without the
 // session's CSRF token: an HTML page, a redirect or a 4xx, never a 5xx, and nothing changes
-// without the token.
+// without the token. Single sign-on is on (a real provider runs), so its pages are fuzzed too;
+// answers at its callback are fuzzed in ../sign-in/refusals.test.ts.
 
 let h: Harness
+let provider: TestProvider
 let cookie: string
 let csrf: string
 let deploymentId: string
+let keyId: string
 
 const pageOf = (response: Response) => response.text()
 
+/**
+ * A redirect stays on this site: a path, never `//host`, `/\host` or another scheme; the one
+ * exception is starting single sign-on, which goes to the configured provider's own endpoint.
+ */
+function expectSameSite(response: Response) {
+  const location = response.headers.get('location')
+  if (location === null) return
+  if (new URL(location, 'http://shiplog.test').origin === new URL(provider.issuer).origin) {
+    expect(new URL(location).searchParams.get('code_challenge_method')).toBe('S256')
+    return
+  }
+  expect({ location, sameSite: /^\/(?![/\\])/.test(location) }).toEqual({
+    location,
+    sameSite: true,
+  })
+}
+
 beforeAll(async () => {
-  h = await startHarness({ READ_CONCURRENCY_PER_KEY: '1000' })
-  const { key } = await issueApiKey(h.sql, {
+  provider = await startProvider('http://shiplog.test')
+  h = await startHarness({
+    READ_CONCURRENCY_PER_KEY: '1000',
+    // Every run may start a sign-in, which spends the address's budget.
+    UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...ssoEnv(provider.issuer, 'http://shiplog.test'),
+  })
+  const { key, id } = await issueApiKey(h.sql, {
     workspace: 'acme',
     name: 'fuzz',
     scopes: ['read', 'admin', 'incidents:write'],
     rateLimitPerMinute: 10_000_000,
   })
+  keyId = id
   expect((await h.post(validDeployment({ app: 'api', environment: 'production' }))).status).toBe(
     202,
   )
@@ -43,7 +73,10 @@ beforeAll(async () => {
   csrf = /name="csrf" value="([^"]+)"/.exec(incidents)?.[1] ?? ''
   expect(csrf).not.toBe('')
 }, 60_000)
-afterAll(() => h?.close())
+afterAll(async () => {
+  await h?.close()
+  await provider?.stop()
+})
 
 const text = fc.oneof(
   fc.constantFrom(
@@ -60,6 +93,11 @@ const text = fc.oneof(
     'failed',
     'open',
     'resolved',
+    'staging',
+    'rollback',
+    '7d',
+    'previous-quarter',
+    '2026-05-01',
     '12',
     '-1',
     'abcd',
@@ -70,6 +108,9 @@ const text = fc.oneof(
     'x'.repeat(5_000),
   ),
   fc.string({ unit: 'binary', maxLength: 40 }),
+  lookalikeName,
+  futureTime,
+  redirectTarget,
 )
 const names = fc.constantFrom(
   'app',
@@ -87,7 +128,26 @@ const names = fc.constantFrom(
   'next',
   'voided',
   'notice',
+  'from',
+  'to',
+  'changeType',
+  'range',
+  'title',
+  'startedAt',
+  'causeDeploymentId',
+  'reason',
+  'confirm',
   'unknown',
+  'code',
+  'state',
+  'iss',
+  'error',
+  'lost',
+  'signed-out',
+  'revoked',
+  'workspace',
+  'name',
+  'scope',
 )
 const fields = fc.array(fc.tuple(names, text), { maxLength: 6 })
 const paths = fc.constantFrom(
@@ -99,7 +159,16 @@ const paths = fc.constantFrom(
   '/ui/deployments/01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4',
   '/ui/dora',
   '/ui/incidents',
+  '/ui/compare',
+  '/ui/compare.md',
+  '/ui/deployments.csv',
+  '/robots.txt',
   '/ui/sign-in',
+  '/ui/sign-in/sso',
+  '/ui/sign-in/callback',
+  '/ui/keys',
+  '/ui/incidents/not-a-uuid',
+  '/ui/incidents/01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4',
   '/ui/nowhere',
 )
 
@@ -118,7 +187,8 @@ test('property: any page with any query answers a page, a redirect or a 4xx, sig
       const body = await response.text()
       seen.add(`${signedIn} ${response.status}`)
       expect({ url, status: response.status < 500 }).toEqual({ url, status: true })
-      if (response.status === 200) {
+      expectSameSite(response)
+      if (response.status === 200 && !/\.(csv|md|txt)$/.test(path)) {
         expect(response.headers.get('content-type')).toContain('text/html')
         expect(response.headers.get('content-security-policy')).toContain("default-src 'none'")
         expect(body).not.toContain('<script>alert(1)</script>')
@@ -127,7 +197,9 @@ test('property: any page with any query answers a page, a redirect or a 4xx, sig
     { numRuns: 300 },
   )
   // The runs reached rendered pages, rejected queries and sign-in redirects alike.
-  for (const reached of ['true 200', 'true 422', 'false 303']) expect(seen).toContain(reached)
+  for (const reached of ['true 200', 'true 422', 'false 303', 'false 400']) {
+    expect(seen).toContain(reached)
+  }
   expect(h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
 }, 120_000)
 
@@ -138,12 +210,21 @@ const posts = fc.constantFrom(
   '/ui/incidents/01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4/resolve',
   '/ui/incidents/nope/resolve',
   '/ui/deployments/nope/void',
+  '/ui/keys',
+  '/ui/keys/01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4/revoke',
+  '/ui/keys/nope/revoke',
+  '/ui/workspace',
   'VOID',
+  'REVOKE',
 )
 
 test('property: any form post is answered without a 5xx; without the session token nothing changes', async () => {
-  const before = await h.sql`select (select count(*) from incidents) as incidents,
-                                    (select count(*) from deployments where voided_at is not null) as voided`
+  const changes = () => h.sql`select (select count(*) from incidents) as incidents,
+    (select count(*) from deployments where voided_at is not null) as voided,
+    (select count(*) from api_keys) as keys,
+    (select count(*) from api_keys where revoked_at is not null) as revoked,
+    (select count(*) from audit_events) as events`
+  const before = await changes()
   await fc.assert(
     fc.asyncProperty(
       posts,
@@ -151,7 +232,12 @@ test('property: any form post is answered without a 5xx; without the session tok
       fc.constantFrom('application/x-www-form-urlencoded', 'text/plain', ''),
       fc.oneof(fc.constant(undefined), fc.string({ maxLength: 50 })),
       async (target, entries, type, token) => {
-        const path = target === 'VOID' ? `/ui/deployments/${deploymentId}/void` : target
+        const path =
+          target === 'VOID'
+            ? `/ui/deployments/${deploymentId}/void`
+            : target === 'REVOKE'
+              ? `/ui/keys/${keyId}/revoke`
+              : target
         const form = query([
           ...entries,
           ...(token === undefined ? [] : [['csrf', token] as [string, string]]),
@@ -165,14 +251,13 @@ test('property: any form post is answered without a 5xx; without the session tok
         )
         await response.text()
         expect({ path, form, status: response.status < 500 }).toEqual({ path, form, status: true })
+        expectSameSite(response)
       },
     ),
     { numRuns: 300 },
   )
-  // No random token matches the session's, so nothing was opened, resolved or voided.
-  const after = await h.sql`select (select count(*) from incidents) as incidents,
-                                   (select count(*) from deployments where voided_at is not null) as voided`
-  expect(after).toEqual(before)
+  // No random token matches the session's: nothing was opened, resolved, voided, created or revoked.
+  expect(await changes()).toEqual(before)
   expect(h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
 }, 120_000)
 
@@ -190,12 +275,29 @@ test('with the session token, the forms do what they say (and bad input is a 4xx
   const bad = await post('/ui/incidents', { title: 'x', environment: 'nowhere' })
   expect(bad.status).toBe(422)
   expect(await bad.text()).toContain('has no deployments in your workspace')
+  // Refused, it is the form again with what was typed, not a bare problem page.
+  const late = await post('/ui/incidents', {
+    title: 'Kept <b>as typed</b>',
+    environment: 'production',
+    startedAt: 'tomorrow',
+  })
+  expect(late.status).toBe(422)
+  const form = await late.text()
+  expect(form).toContain('value="Kept &lt;b&gt;as typed&lt;/b&gt;"')
+  expect(form).toContain('aria-invalid="true"')
   const opened = await post('/ui/incidents', { title: 'Errors', environment: 'production' })
   expect(opened.status).toBe(303)
   expect(await h.sql`select 1 from incidents where title = 'Errors'`).toHaveLength(1)
+  const created = await post('/ui/keys', { name: 'from the page', scope: 'read' })
+  expect(created.status).toBe(200)
+  expect(await created.text()).toMatch(/id="new-key">shiplog_/)
+  const unknownScope = await post('/ui/keys', { name: 'x', scope: 'root' })
+  expect(unknownScope.status).toBe(422)
+  // A key's session has no other workspace to switch to.
+  expect((await post('/ui/workspace', { workspace: 'beta' })).status).toBe(403)
 })
 
-test('a NUL in any filter of any page is a 4xx page, never a query (Postgres refuses NUL)', async () => {
+test('a NUL, or a bidi override in a name, in any filter of any page is a 4xx page, never a query', async () => {
   const cases = [
     '/ui?repository=a%00b',
     '/ui/deployments?app=%00',
@@ -204,7 +306,9 @@ test('a NUL in any filter of any page is a 4xx page, never a query (Postgres ref
     '/ui/dora?environment=production&app=%00',
     '/ui/incidents?environment=%00',
   ]
-  for (const path of cases) {
+  // A bidi override in a name filter is refused as the API refuses it, never a silent no-match.
+  const overridden = cases.map((path) => path.replace('%00', '%E2%80%AE'))
+  for (const path of [...cases, ...overridden]) {
     const response = await h.api.fetch(
       new Request(`http://shiplog.test${path}`, { headers: { cookie } }),
     )
@@ -214,7 +318,10 @@ test('a NUL in any filter of any page is a 4xx page, never a query (Postgres ref
   const forms: [string, Record<string, string>][] = [
     ['/ui/incidents', { title: 'a\u0000b', environment: 'production' }],
     ['/ui/incidents', { title: 'x', environment: 'production', app: '\u0000' }],
+    ['/ui/incidents', { title: 'x', environment: 'production', app: 'api\u202E' }],
+    ['/ui/incidents', { title: 'x', environment: 'production', app: 'never-deployed' }],
     [`/ui/deployments/${deploymentId}/void`, { reason: 'a\u0000b', confirm: 'yes' }],
+    ['/ui/keys', { name: 'a\u0000b', scope: 'read' }],
   ]
   for (const [path, fields] of forms) {
     const response = await post(path, fields)

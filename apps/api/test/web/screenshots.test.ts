@@ -7,7 +7,7 @@ import { type ServedDashboard, serveDashboard, signIn } from './served-dashboard
 
 // The overview and DORA pages with twelve weeks of a small team's deployments, at a phone's
 // width and a desktop's: nothing overflows sideways, and `bun run screenshots`
-// (SHIPLOG_SCREENSHOTS=1) writes the desktop views to docs/screenshots/ for the README.
+// (SHIPLOG_SCREENSHOTS=1) writes the desktop views to docs/screenshots/ for docs/dashboard.md.
 
 let dashboard: ServedDashboard
 let h: Harness

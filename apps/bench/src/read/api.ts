@@ -6,6 +6,8 @@ import type { BenchDatabase } from './database.ts'
 /** The API process every size is read through, a client with the bench key, and its pool. */
 export interface BenchApi {
   process: BenchProcess
+  /** Where it listens, `http://127.0.0.1:<port>`. */
+  base: string
   client: ReadClient
   /** Postgres connections the API's pool holds now; each prepares statements of its own. */
   countConnections(): Promise<number>
@@ -33,6 +35,7 @@ export async function startApi(database: BenchDatabase): Promise<BenchApi> {
   }
   return {
     process: api,
+    base,
     client: readClient(base, database.key),
     async countConnections() {
       const [row] = await database.sql<{ count: number }[]>`

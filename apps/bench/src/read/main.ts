@@ -4,6 +4,8 @@
 import { stopTestServer, testServer } from '@shiplog/db/testing/test-database'
 import { writeSection } from '../benchmarks-file.ts'
 import { type BenchApi, startApi } from './api.ts'
+import { compareEndpoints, promote, timeExport } from './compare.ts'
+import { type CompareReport, exportMet, renderCompareMarkdown } from './compare-report.ts'
 import { type BenchDatabase, createBenchDatabase } from './database.ts'
 import { chooseEndpoints } from './endpoints.ts'
 import { waitForQuietHost } from './host-cpu.ts'
@@ -54,6 +56,47 @@ async function measureSize(
   return { size, ...seeded, quietWaitSeconds, run, storage }
 }
 
+/**
+ * The comparison and export phase: a database of `plan.compare` deployments and commits, one
+ * promotion, then `/v1/compare` and the pages beside the list's first page, and two CSV exports.
+ */
+async function measureCompare(
+  database: BenchDatabase,
+  api: BenchApi,
+  setting: Awaited<ReturnType<typeof describeSetting>>,
+): Promise<CompareReport> {
+  const { deployments, commitsPerDeployment } = plan.compare
+  log(`compare: seeding ${sizeName(deployments)} with ${commitsPerDeployment} commits each`)
+  const seeded = await database.seedAfresh(deployments, { days: 730, commitsPerDeployment })
+  const apps = await promote(database.sql, database.workspaceId)
+  const quietWaitSeconds = await waitForQuietHost(0.25, plan.quietWaitSeconds * 1000)
+  const run = await timeEndpoints(api.client, compareEndpoints(apps), plan, api.countConnections)
+  for (const timing of run.timings)
+    log(
+      timing.error
+        ? `    FAILED  ${timing.label}: ${timing.error}`
+        : `  ${timing.medianMs.toFixed(1).padStart(8)} ms (${timing.minMs.toFixed(1)}–${timing.maxMs.toFixed(1)})  ${timing.label}`,
+    )
+  const exports = []
+  for (let round = 0; round < 2; round++) {
+    const exported = await timeExport(api.base, database.key, api.process.child.pid as number)
+    log(
+      `  export: ${exported.rows} rows in ${exported.seconds.toFixed(1)} s (${Math.round(exported.rowsPerSecond)} rows/s), RSS ${Math.round(exported.rssBeforeKiB / 1024)} → ${Math.round(exported.rssPeakKiB / 1024)} MiB`,
+    )
+    exports.push(exported)
+  }
+  return {
+    date: new Date().toISOString().slice(0, 10),
+    ...setting,
+    deployments,
+    commits: deployments * commitsPerDeployment,
+    seedSeconds: seeded.seedSeconds,
+    quietWaitSeconds,
+    run,
+    exports,
+  }
+}
+
 const server = await testServer()
 const database = await createBenchDatabase(server.url)
 let api: BenchApi | undefined
@@ -78,13 +121,24 @@ try {
   log(`sizes ${plan.sizes.map(sizeName).join(', ')} on ${report.postgres}; ${report.code}`)
   api = await startApi(database)
   for (const size of plan.sizes) report.results.push(await measureSize(database, api, size))
-  console.log(`\n${renderReadTable(report)}\n`)
-  console.log(JSON.stringify(report))
-  await writeSection('read', renderReadMarkdown(report))
-  log('wrote the read section of docs/benchmarks.md')
-  if (anyFailed(report)) {
-    log('FAILED: some endpoints did not answer 200 with data; see the table')
-    process.exitCode = 1
+  if (report.results.length > 0) {
+    console.log(`\n${renderReadTable(report)}\n`)
+    console.log(JSON.stringify(report))
+    await writeSection('read', renderReadMarkdown(report))
+    log('wrote the read section of docs/benchmarks.md')
+    if (anyFailed(report)) {
+      log('FAILED: some endpoints did not answer 200 with data; see the table')
+      process.exitCode = 1
+    }
+  }
+  if (plan.compare.deployments > 0) {
+    const compared = await measureCompare(database, api, setting)
+    const markdown = renderCompareMarkdown(compared)
+    console.log(`\n${markdown}\n`)
+    await writeSection('compare', markdown)
+    log('wrote the compare section of docs/benchmarks.md')
+    if (compared.run.timings.some((timing) => timing.error)) process.exitCode = 1
+    if (!compared.exports.every(exportMet)) log('the export missed a target; see the table')
   }
 } finally {
   await api?.process.stop()

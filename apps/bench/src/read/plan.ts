@@ -10,6 +10,11 @@ export interface ReadPlan {
   quietWaitSeconds: number
   /** Leave the database in place at the end (BENCH_READ_KEEP=1), to look into a figure. */
   keepDatabase: boolean
+  /**
+   * The comparison and CSV export phase, after the sizes: deployments seeded afresh (0 skips
+   * it) and commits each (BENCH_READ_COMPARE_DEPLOYMENTS, BENCH_READ_COMPARE_COMMITS).
+   */
+  compare: { deployments: number; commitsPerDeployment: number }
 }
 
 const DEFAULT_SIZES = [100_000, 1_000_000, 5_000_000]
@@ -23,16 +28,20 @@ export function positiveInteger(name: string, text: string): number {
 }
 
 /**
- * The plan from BENCH_READ_SIZES (comma-separated, ascending, e.g. `100000,1000000`),
+ * The plan from BENCH_READ_SIZES (comma-separated, ascending, e.g. `100000,1000000`; `none` for
+ * the comparison phase alone),
  * BENCH_READ_WARMUPS, BENCH_READ_SAMPLES, BENCH_READ_QUIET_WAIT and BENCH_READ_KEEP; defaults:
  * 100k, 1M and 5M, 10 warm-ups, 31 samples, up to 180 s of waiting, the database dropped.
  */
 export function readPlanFrom(env: Record<string, string | undefined>): ReadPlan {
-  const sizes = env.BENCH_READ_SIZES
-    ? env.BENCH_READ_SIZES.split(',').map((size) =>
-        positiveInteger('BENCH_READ_SIZES', size.trim()),
-      )
-    : DEFAULT_SIZES
+  const sizes =
+    env.BENCH_READ_SIZES === 'none'
+      ? []
+      : env.BENCH_READ_SIZES
+        ? env.BENCH_READ_SIZES.split(',').map((size) =>
+            positiveInteger('BENCH_READ_SIZES', size.trim()),
+          )
+        : DEFAULT_SIZES
   if (sizes.some((size, index) => index > 0 && size <= (sizes[index - 1] as number)))
     throw new Error(`BENCH_READ_SIZES must ascend: ${sizes.join(',')}`)
   const samples = positiveInteger('BENCH_READ_SAMPLES', env.BENCH_READ_SAMPLES ?? '31')
@@ -44,5 +53,18 @@ export function readPlanFrom(env: Record<string, string | undefined>): ReadPlan 
     samples,
     quietWaitSeconds: positiveInteger('BENCH_READ_QUIET_WAIT', env.BENCH_READ_QUIET_WAIT ?? '180'),
     keepDatabase: env.BENCH_READ_KEEP === '1',
+    compare: {
+      deployments:
+        env.BENCH_READ_COMPARE_DEPLOYMENTS === '0'
+          ? 0
+          : positiveInteger(
+              'BENCH_READ_COMPARE_DEPLOYMENTS',
+              env.BENCH_READ_COMPARE_DEPLOYMENTS ?? '1000000',
+            ),
+      commitsPerDeployment: positiveInteger(
+        'BENCH_READ_COMPARE_COMMITS',
+        env.BENCH_READ_COMPARE_COMMITS ?? '5',
+      ),
+    },
   }
 }

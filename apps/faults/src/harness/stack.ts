@@ -1,6 +1,6 @@
 import { createSql, type Sql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
-import { createBoss, DEPLOYMENTS_QUEUE, type PgBoss } from '@shiplog/db/queue'
+import { createBoss, DEPLOYMENTS_QUEUE, type PgBoss, stopQuietly } from '@shiplog/db/queue'
 import { randomPort } from '@shiplog/db/testing/free-port'
 import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
 import { TcpProxy } from './proxy.ts'
@@ -149,7 +149,7 @@ export class Stack {
         ...this.workers.map((worker) => worker.stop()),
       ])
       await this.proxy.stop()
-      await this.boss.stop({ graceful: false, close: true }).catch(() => {})
+      await stopQuietly(this.boss)
       // Nothing writes any more: this is the state the scenario leaves behind.
       await expectReadModelExact(this.sql)
     } finally {

@@ -193,8 +193,13 @@ test('hostile input gets a fast 4xx, memory stays bounded, and a well-behaved cl
     ['NUL', 'a\u0000b', 422],
     ['lone high surrogate', '"a\\ud800b"', 422],
     ['lone low surrogate', '"\\udc00"', 422],
-    ['right-to-left mark', 'release\u200f', 202],
-    ['zero-width joiner family emoji', '👨\u200d👩\u200d👧', 202],
+    // Names refuse invisible and bidi code points: look-alike names (issue 30).
+    ['right-to-left mark', 'release\u200f', 422],
+    ['right-to-left override', 'check\u202eout', 422],
+    ['zero-width space', 'checkout\u200b', 422],
+    ['zero-width joiner family emoji', '👨\u200d👩\u200d👧', 422],
+    ['family emoji, one code point each', '👨👩👧', 202],
+    ['decomposed é, stored composed', 'cafe\u0301', 202],
     ['255 four-byte characters', '𝄞'.repeat(255), 202],
     ['256 four-byte characters', '𝄞'.repeat(256), 422],
   ]
@@ -220,6 +225,8 @@ test('hostile input gets a fast 4xx, memory stays bounded, and a well-behaved cl
   const ledger = await reconcile(stack.sql, sent)
   const stored = await stack.sql<{ description: string }[]>`
     select description from deployments where version like 'meta-%' order by version`
+  const composed = await stack.sql<{ name: string }[]>`
+    select name from applications where name_key like 'caf%' order by name`
   const latencies = wellBehaved.map((request) => request.ms).sort((a, b) => a - b)
   const p99 = latencies[Math.floor(latencies.length * 0.99)] ?? 0
 
@@ -232,6 +239,7 @@ test('hostile input gets a fast 4xx, memory stays bounded, and a well-behaved cl
   // 60 a minute per address: a full bucket, plus what refills while the attack lasts.
   expect(guessed[401]).toBeLessThanOrEqual(60 + Math.ceil(guessingSeconds) + 1)
   expect(stored.map((row) => row.description)).toEqual(metacharacters)
+  expect(composed.map((row) => row.name)).toEqual(['caf\u00e9'])
   expect(wellBehaved.every((request) => request.status === 202)).toBe(true)
   expect(p99).toBeLessThan(500)
   expect(ledger.lost).toBe(0)

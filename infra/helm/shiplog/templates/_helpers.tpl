@@ -130,12 +130,41 @@ there is no read replica. The worker and the migration write, so they never get 
 {{- end }}
 
 {{/*
-Pod-level hardening shared by every pod: the image's bun user (uid 1000), never root.
+Whether single sign-on is on: api.config sets OIDC_ISSUER_URL. It needs the client secret from
+oidc.existingSecret, and that Secret is of no use without it: either alone fails the render.
+*/}}
+{{- define "shiplog.oidcEnabled" -}}
+{{- $issuer := index .Values.api.config "OIDC_ISSUER_URL" | default "" }}
+{{- if and $issuer (not .Values.oidc.existingSecret) }}
+{{- fail "api.config.OIDC_ISSUER_URL needs oidc.existingSecret: the Secret holding the OpenID client's secret (docs/sign-in.md)" }}
+{{- end }}
+{{- if and .Values.oidc.existingSecret (not $issuer) }}
+{{- fail "oidc.existingSecret is set but api.config.OIDC_ISSUER_URL is not: set the issuer (and OIDC_CLIENT_ID, OIDC_ROLE_MAPPING, PUBLIC_URL) to turn single sign-on on" }}
+{{- end }}
+{{- if $issuer }}true{{- end }}
+{{- end }}
+
+{{/*
+OIDC_CLIENT_SECRET from its Secret, for the API alone; nothing without single sign-on.
+*/}}
+{{- define "shiplog.oidcEnv" -}}
+{{- if include "shiplog.oidcEnabled" . -}}
+- name: OIDC_CLIENT_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ .Values.oidc.existingSecret }}
+      key: {{ .Values.oidc.secretKey }}
+{{- end }}
+{{- end }}
+
+{{/*
+Pod-level hardening shared by every pod: the image's shiplog user (uid and gid 10001, the
+Dockerfile's USER), never root.
 */}}
 {{- define "shiplog.podSecurityContext" -}}
 runAsNonRoot: true
-runAsUser: 1000
-runAsGroup: 1000
+runAsUser: 10001
+runAsGroup: 10001
 seccompProfile:
   type: RuntimeDefault
 {{- end }}
@@ -145,8 +174,8 @@ Container-level hardening: nothing is writable but /tmp, no privilege can be gai
 */}}
 {{- define "shiplog.securityContext" -}}
 runAsNonRoot: true
-runAsUser: 1000
-runAsGroup: 1000
+runAsUser: 10001
+runAsGroup: 10001
 allowPrivilegeEscalation: false
 readOnlyRootFilesystem: true
 privileged: false

@@ -1,5 +1,5 @@
 import type { Scope } from '@shiplog/schema'
-import type { Sql } from '../client.ts'
+import type { Queryable, Sql } from '../client.ts'
 
 /** Who a valid key speaks for, what it may do, and the quota it has. */
 export interface KeyOwner {
@@ -49,7 +49,7 @@ export interface NewApiKey {
 }
 
 /** Stores a new key's hash and returns its id. */
-export async function insertApiKey(sql: Sql, key: NewApiKey): Promise<string> {
+export async function insertApiKey(sql: Queryable, key: NewApiKey): Promise<string> {
   const [row] = await sql<{ id: string }[]>`
     insert into api_keys (workspace_id, name, prefix, key_hash, scopes, rate_limit_per_minute)
     values (${key.workspaceId}, ${key.name}, ${key.prefix}, ${key.keyHash}, ${[...key.scopes]}::text[],
@@ -94,9 +94,13 @@ export async function findKeysByIdOrPrefix(sql: Sql, idOrPrefix: string): Promis
      where ${isUuid ? sql`k.id = ${idOrPrefix}` : sql`starts_with(k.prefix, ${idOrPrefix.slice(0, 16)})`}`
 }
 
-/** Revokes a key by id; returns false when it was already revoked. */
-export async function revokeApiKey(sql: Sql, keyId: string): Promise<boolean> {
-  const rows =
-    await sql`update api_keys set revoked_at = now() where id = ${keyId} and revoked_at is null returning id`
-  return rows.length === 1
+/** Revokes a key by id; returns what it was, or undefined when it was already revoked. */
+export async function revokeApiKey(
+  sql: Queryable,
+  keyId: string,
+): Promise<{ workspaceId: string; name: string; prefix: string } | undefined> {
+  const [row] = await sql<{ workspaceId: string; name: string; prefix: string }[]>`
+    update api_keys set revoked_at = now() where id = ${keyId} and revoked_at is null
+    returning workspace_id::text as "workspaceId", name, prefix`
+  return row
 }

@@ -1,4 +1,9 @@
-import type { ApplicationSummary, EnvironmentSummary } from '@shiplog/schema'
+import {
+  type ApplicationSummary,
+  type EnvironmentPlaceInput,
+  type EnvironmentSummary,
+  inPipelineOrder,
+} from '@shiplog/schema'
 import type { Sql } from '../client.ts'
 
 export type { ApplicationSummary, EnvironmentSummary, LatestDeployment } from '@shiplog/schema'
@@ -43,19 +48,53 @@ export async function listApplications(
      order by r.full_name_key, a.name_key`
 }
 
-/** The workspace's environments, by name. */
+type StoredEnvironment = Omit<EnvironmentSummary, 'position' | 'production'> & {
+  name: string
+  position: number | null
+  production: boolean | null
+}
+
+/** The workspace's environments in pipeline order: as set, else by the rule of their names. */
 export async function listEnvironments(
   sql: Sql,
   workspaceId: string,
 ): Promise<EnvironmentSummary[]> {
-  return sql<EnvironmentSummary[]>`
+  const rows = await sql<StoredEnvironment[]>`
     with ${perGroup(sql, workspaceId, 'environment_id')}
-    select e.name as environment, coalesce(totals.count, 0) as "deploymentCount",
+    select e.name, e.position, e.production,
+           coalesce(totals.count, 0) as "deploymentCount",
            case when latest.latest_id is null then null else ${sql.unsafe(latestJson)} end as "lastDeployment"
       from environments e
       left join totals on totals.environment_id = e.id
       left join latest on latest.environment_id = e.id
       left join applications a on a.id = latest.application_id
-     where e.workspace_id = ${workspaceId}
-     order by e.name_key`
+     where e.workspace_id = ${workspaceId}`
+  return inPipelineOrder(rows).map(
+    ({ name, position, production, deploymentCount, lastDeployment }) => ({
+      environment: name,
+      position,
+      production,
+      deploymentCount,
+      lastDeployment,
+    }),
+  )
+}
+
+/**
+ * Sets an environment's place in the pipeline (a field left out stays, `null` goes back to the
+ * rule); false when the workspace has no such environment.
+ */
+export async function setEnvironmentPlace(
+  sql: Sql,
+  workspaceId: string,
+  environmentKey: string,
+  place: EnvironmentPlaceInput,
+): Promise<boolean> {
+  const rows = await sql`
+    update environments
+       set position = ${place.position === undefined ? sql`position` : place.position},
+           production = ${place.production === undefined ? sql`production` : place.production}
+     where workspace_id = ${workspaceId} and name_key = ${environmentKey}
+    returning 1`
+  return rows.length > 0
 }

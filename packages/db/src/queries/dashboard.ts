@@ -29,3 +29,72 @@ export async function replacedDeployment(
      where d.id = ${id} and d.workspace_id = ${workspaceId}`
   return row
 }
+
+/** What the overview marks beside each cell, and the incidents still open. */
+export interface OverviewMarks {
+  /** Deployments shown in a cell that rolled back (their change type is rollback). */
+  rolledBack: Set<string>
+  /** Deployments an incident names as its cause. */
+  causes: Set<string>
+  /** Deployments shown in a cell whose newer deployment there was voided. */
+  afterVoid: Set<string>
+  /** Incidents not resolved yet: where, and which application (null: the whole environment). */
+  openIncidents: { id: string; environment: string; appKey: string | null; title: string }[]
+}
+
+/**
+ * The overview's marks, each from the few rows that can carry one, never from the workspace's
+ * deployments: rollbacks (deployment_dora_facts_change_type) that are a cell's latest, incidents
+ * (incidents_newest), voided deployments newer than their cell's latest (deployments_voided).
+ */
+export async function overviewMarks(sql: Sql, workspaceId: string): Promise<OverviewMarks> {
+  const ids = (rows: { id: string }[]) => new Set(rows.map((row) => row.id))
+  const [rolledBack, causes, afterVoid, openIncidents] = await Promise.all([
+    sql<{ id: string }[]>`
+      select f.deployment_id::text as id from deployment_dora_facts f
+       where f.environment_id in (select e.id from environments e where e.workspace_id = ${workspaceId})
+         and f.change_type = 'rollback'
+         and (select c.latest_id from deployment_cells c
+               where c.workspace_id = ${workspaceId} and c.application_id = f.application_id
+                 and c.environment_id = f.environment_id) = f.deployment_id`,
+    sql<{ id: string }[]>`
+      select distinct cause_deployment_id::text as id from incidents
+       where workspace_id = ${workspaceId} and cause_deployment_id is not null`,
+    sql<{ id: string }[]>`
+      select distinct c.latest_id::text as id from deployments v
+        join deployment_cells c on c.workspace_id = v.workspace_id
+         and c.application_id = v.application_id and c.environment_id = v.environment_id
+       where v.workspace_id = ${workspaceId} and v.voided_at is not null
+         and v.deployed_at > c.latest_deployed_at`,
+    sql<OverviewMarks['openIncidents']>`
+      select i.id::text, e.name as environment, i.app_key as "appKey", i.title
+        from incidents i join environments e on e.id = i.environment_id
+       where i.workspace_id = ${workspaceId} and i.resolved_at is null
+       order by i.started_at desc`,
+  ])
+  return {
+    rolledBack: ids(rolledBack),
+    causes: ids(causes),
+    afterVoid: ids(afterVoid),
+    openIncidents: [...openIncidents],
+  }
+}
+
+/** The ids of the workspace's applications and environments, by their keys, for the overview. */
+export async function catalogIds(
+  sql: Sql,
+  workspaceId: string,
+): Promise<{ applications: Map<string, string>; environments: Map<string, string> }> {
+  const [applications, environments] = await Promise.all([
+    sql<{ key: string; id: string }[]>`
+      select r.full_name_key || ' ' || a.name_key as key, a.id::text
+        from applications a join repositories r on r.id = a.repository_id
+       where a.workspace_id = ${workspaceId}`,
+    sql<{ key: string; id: string }[]>`
+      select name_key as key, id::text from environments where workspace_id = ${workspaceId}`,
+  ])
+  return {
+    applications: new Map(applications.map((row) => [row.key, row.id])),
+    environments: new Map(environments.map((row) => [row.key, row.id])),
+  }
+}

@@ -1,4 +1,4 @@
-import { type DeploymentMatrix, isoFromPostgres } from '@shiplog/schema'
+import { type DeploymentMatrix, inPipelineOrder, isoFromPostgres } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
 import { applicationsInOrder } from './application-order.ts'
 import { inSnapshot } from './snapshot.ts'
@@ -27,9 +27,9 @@ export async function deploymentMatrix(
     // microsecond each. Sent first on the connection, so it holds for the queries after it.
     const [, environments, cells] = await Promise.all([
       tx`select set_config('timezone', 'UTC', true), set_config('datestyle', 'ISO, YMD', true)`,
-      tx<{ id: string; name: string }[]>`
-        select id::text, name from environments where workspace_id = ${workspaceId}
-         order by name_key`,
+      tx<{ id: string; name: string; position: number | null; production: boolean | null }[]>`
+        select id::text, name, position, production from environments
+         where workspace_id = ${workspaceId}`.then((rows) => inPipelineOrder(rows)),
       tx`
         select application_id::text, environment_id::text, latest_id, latest_version,
                latest_commit_hash, latest_deployed_at::text

@@ -1,23 +1,18 @@
 import type { DeploymentRecord, PageCursor } from '@shiplog/schema'
-import type { Sql } from '../client.ts'
+import type { Queryable, Sql } from '../client.ts'
+import { type Actor, actorColumns } from './audit-events.ts'
+import {
+  applicationIds,
+  changeTypeCondition,
+  type DeploymentFilters,
+  environmentId,
+  rowConditions,
+  storedChangeType,
+  windowConditions,
+} from './deployment-filters.ts'
 import { instantAt, pageOf } from './keyset.ts'
 
-/** Which deployments of a workspace to list, newest `deployedAt` first. */
-export interface DeploymentFilters {
-  workspaceId: string
-  appKey?: string
-  environmentKey?: string
-  repositoryKey?: string
-  version?: string
-  /** Lower-case hexadecimal; matches commits that start with it. */
-  commitPrefix?: string
-  /** RFC 3339; deployedAt at or after. */
-  since?: string
-  /** RFC 3339; deployedAt before. */
-  until?: string
-  limit: number
-  after?: PageCursor
-}
+export type { DeploymentFilters } from './deployment-filters.ts'
 
 /** One page of recorded deployments and the cursor of the next page. */
 export interface DeploymentRows {
@@ -29,55 +24,64 @@ interface Row extends DeploymentRecord {
   deployedAtMicros: string
 }
 
-// A commit prefix is matched on the indexed first seven digits (deployments_by_commit_prefix), as
-// a range: every hexadecimal digit sorts below 'g'.
-const INDEXED_COMMIT_DIGITS = 7
-
-/** The window's conditions: since and until. */
-function windowConditions(sql: Sql, query: DeploymentFilters) {
+/**
+ * A page of one change type other than 'forward': every deployment of the type, from
+ * deployment_dora_facts_change_type (a few per stream at most), then those passing the filters.
+ */
+function typedRows(sql: Sql, query: DeploymentFilters & { changeType: string }, limit: number) {
+  const byApplication = query.appKey !== undefined || query.repositoryKey !== undefined
   return sql`
-    ${query.since === undefined ? sql`` : sql`and d.deployed_at >= ${query.since}::text::timestamptz`}
-    ${query.until === undefined ? sql`` : sql`and d.deployed_at < ${query.until}::text::timestamptz`}`
+    with typed as materialized (
+      select f.deployment_id from deployment_dora_facts f
+       where f.environment_id in (
+               select e.id from environments e where e.workspace_id = ${query.workspaceId}
+                 ${query.environmentKey === undefined ? sql`` : sql`and e.name_key = ${query.environmentKey}`})
+         and f.change_type = ${query.changeType} and f.change_type <> 'forward'
+         ${byApplication ? sql`and f.application_id in (${applicationIds(sql, query)})` : sql``})
+    select d.* from typed t join deployments d on d.id = t.deployment_id
+     where d.workspace_id = ${query.workspaceId} ${rowConditions(sql, query)}
+     order by d.deployed_at desc, d.id desc limit ${limit}`
 }
 
 /**
- * The conditions every path applies to the rows it walks: exact filters, window and keyset.
- * The keyset's `deployed_at <=` is implied by the row comparison, stated so an index on
- * deployedAt alone can start its backward scan there.
+ * A page of some applications: per cell of those applications (deployment_cells), backward
+ * walks of deployments_unique_delivery in two passes, so a page reads about its own size, not
+ * cells × its size: first, from the index alone, the deployedAt the page cannot reach below (the
+ * limit-th newest over all cells, of rows strictly before the cursor that pass the same
+ * conditions: a subset of the page's rows, so its limit-th newest is no newer than the page's
+ * last); then the rows from there on.
  */
-function rowConditions(sql: Sql, query: DeploymentFilters) {
-  const { after, commitPrefix } = query
-  const indexed = (prefix: string) => prefix.slice(0, INDEXED_COMMIT_DIGITS)
+function applicationRows(sql: Sql, query: DeploymentFilters, limit: number) {
   return sql`
-    and d.voided_at is null
-    ${query.version === undefined ? sql`` : sql`and d.version = ${query.version}`}
-    ${
-      commitPrefix === undefined
-        ? sql``
-        : sql`and left(d.commit_hash, 7) collate "C" >= ${indexed(commitPrefix)}
-              and left(d.commit_hash, 7) collate "C" < ${`${indexed(commitPrefix)}g`}
-              and starts_with(d.commit_hash, ${commitPrefix})`
-    }
-    ${windowConditions(sql, query)}
-    ${
-      after === undefined
-        ? sql``
-        : sql`and d.deployed_at <= ${instantAt(sql, after.deployedAtMicros)}
-              and (d.deployed_at, d.id) < (${instantAt(sql, after.deployedAtMicros)}, ${after.id}::uuid)`
-    }`
+    with cells as materialized (
+      select c.workspace_id, c.application_id, c.environment_id from deployment_cells c
+       where c.workspace_id = ${query.workspaceId}
+         and c.application_id in (${applicationIds(sql, query)})
+         ${query.environmentKey === undefined ? sql`` : sql`and c.environment_id = ${environmentId(sql, query)}`}),
+    newest as (
+      select x.deployed_at from cells c
+      cross join lateral (
+        select d.deployed_at from deployments d
+         where d.application_id = c.application_id and d.environment_id = c.environment_id
+               and d.voided_at is null
+               ${windowConditions(sql, query)}
+               ${changeTypeCondition(sql, query)}
+               ${query.after === undefined ? sql`` : sql`and d.deployed_at < ${instantAt(sql, query.after.deployedAtMicros)}`}
+         order by d.deployed_at desc limit ${limit}) x
+       order by x.deployed_at desc limit ${limit}),
+    reach as (
+      select case when count(*) < ${limit} then '-infinity' else min(deployed_at) end as floor
+        from newest)
+    select d.* from cells c
+    cross join lateral (
+      select d.* from deployments d
+       where d.workspace_id = c.workspace_id and d.application_id = c.application_id
+         and d.environment_id = c.environment_id
+         and d.deployed_at >= (select floor from reach)
+             ${rowConditions(sql, query)}
+       order by d.deployed_at desc, d.id desc limit ${limit}) d
+     order by d.deployed_at desc, d.id desc limit ${limit}`
 }
-
-// The applications a filter names: applications_by_name (workspace, name key), or the
-// repository's through repositories_unique_name.
-const applicationIds = (sql: Sql, query: DeploymentFilters) => sql`
-  select a.id from applications a join repositories r on r.id = a.repository_id
-   where a.workspace_id = ${query.workspaceId}
-     ${query.appKey === undefined ? sql`` : sql`and a.name_key = ${query.appKey}`}
-     ${query.repositoryKey === undefined ? sql`` : sql`and r.full_name_key = ${query.repositoryKey}`}`
-
-const environmentId = (sql: Sql, query: DeploymentFilters) => sql`(
-  select id from environments
-   where workspace_id = ${query.workspaceId} and name_key = ${query.environmentKey ?? null})`
 
 /**
  * The page's rows, each filter combination by the index that answers it newest first, so that a
@@ -85,8 +89,9 @@ const environmentId = (sql: Sql, query: DeploymentFilters) => sql`(
  * - version or commit: few rows match; they are collected by deployments_by_version or
  *   deployments_by_commit_prefix, then sorted (materialized, so no plan walks a time index
  *   hoping to meet them);
+ * - a change type other than forward: its deployments from their DORA facts (typedRows);
  * - app or repository: per cell of those applications (deployment_cells), backward walks of
- *   deployments_unique_delivery (application, environment, deployedAt) in two passes (below);
+ *   deployments_unique_delivery (application, environment, deployedAt) (applicationRows);
  * - environment: a backward walk of deployments_by_environment;
  * - none: a backward walk of deployments_newest (workspace, deployedAt).
  */
@@ -105,40 +110,11 @@ function pageRows(sql: Sql, query: DeploymentFilters) {
            ${byApplication ? sql`and d.application_id in (${applicationIds(sql, query)})` : sql``})
       select * from matches d order by d.deployed_at desc, d.id desc limit ${limit}`
   }
-  if (byApplication) {
-    // Two passes over the cells, so a page reads about its own size, not cells × its size:
-    // first, from the index alone, the deployedAt the page cannot reach below (the limit-th
-    // newest over all cells, of rows strictly before the cursor: a subset of the page's rows,
-    // so its limit-th newest is no newer than the page's last); then the rows from there on.
-    return sql`
-      with cells as materialized (
-        select c.workspace_id, c.application_id, c.environment_id from deployment_cells c
-         where c.workspace_id = ${query.workspaceId}
-           and c.application_id in (${applicationIds(sql, query)})
-           ${query.environmentKey === undefined ? sql`` : sql`and c.environment_id = ${environmentId(sql, query)}`}),
-      newest as (
-        select x.deployed_at from cells c
-        cross join lateral (
-          select d.deployed_at from deployments d
-           where d.application_id = c.application_id and d.environment_id = c.environment_id
-                 and d.voided_at is null
-                 ${windowConditions(sql, query)}
-                 ${query.after === undefined ? sql`` : sql`and d.deployed_at < ${instantAt(sql, query.after.deployedAtMicros)}`}
-           order by d.deployed_at desc limit ${limit}) x
-         order by x.deployed_at desc limit ${limit}),
-      reach as (
-        select case when count(*) < ${limit} then '-infinity' else min(deployed_at) end as floor
-          from newest)
-      select d.* from cells c
-      cross join lateral (
-        select d.* from deployments d
-         where d.workspace_id = c.workspace_id and d.application_id = c.application_id
-           and d.environment_id = c.environment_id
-           and d.deployed_at >= (select floor from reach)
-               ${rowConditions(sql, query)}
-         order by d.deployed_at desc, d.id desc limit ${limit}) d
-       order by d.deployed_at desc, d.id desc limit ${limit}`
+  const { changeType } = query
+  if (changeType !== undefined && changeType !== 'forward') {
+    return typedRows(sql, { ...query, changeType }, limit)
   }
+  if (byApplication) return applicationRows(sql, query, limit)
   return sql`
     select d.* from deployments d
      where ${
@@ -151,15 +127,26 @@ function pageRows(sql: Sql, query: DeploymentFilters) {
      order by d.deployed_at desc, d.id desc limit ${limit}`
 }
 
+/**
+ * A deployment row `d` as a record, its names joined as `a`, `r` and `e`; `changeType` computed
+ * (a page) or as stored with the DORA facts (an export of millions: the same answer, faster).
+ */
+export const recordColumns = (sql: Sql, changeType: 'computed' | 'stored' = 'computed') => sql`
+  d.id, r.full_name as "repositoryFullName", e.name as environment, a.name as app,
+  d.version, d.commit_hash as "commitHash", d.description, d.author,
+  iso_utc(d.deployed_at) as "deployedAt", d.monorepo_path as "monorepoPath",
+  iso_utc(d.received_at) as "receivedAt", iso_utc(d.recorded_at) as "recordedAt",
+  ${
+    changeType === 'stored'
+      ? storedChangeType(sql)
+      : sql`change_type(d.application_id, d.environment_id, d.deployed_at, d.id, d.commit_hash)`
+  } as "changeType"`
+
 /** Lists a workspace's recorded deployments with keyset pagination. */
 export async function listDeployments(sql: Sql, query: DeploymentFilters): Promise<DeploymentRows> {
   const rows = await sql<Row[]>`
     with page as (${pageRows(sql, query)})
-    select d.id, r.full_name as "repositoryFullName", e.name as environment, a.name as app,
-           d.version, d.commit_hash as "commitHash", d.description, d.author,
-           iso_utc(d.deployed_at) as "deployedAt", d.monorepo_path as "monorepoPath",
-           iso_utc(d.received_at) as "receivedAt", iso_utc(d.recorded_at) as "recordedAt",
-           change_type(d.application_id, d.environment_id, d.deployed_at, d.id, d.commit_hash) as "changeType",
+    select ${recordColumns(sql)},
            ((extract(epoch from d.deployed_at) * 1000000)::bigint)::text as "deployedAtMicros"
       from page d
       join applications a on a.id = d.application_id
@@ -213,7 +200,7 @@ export async function findRecordedDeployment(
   }
 }
 
-/** Who voided a deployment, when and why. */
+/** Who voided a deployment (its key, when a key did: a person is named by the audit), when, why. */
 export interface VoidedBy {
   at: string
   reason: string | null
@@ -224,19 +211,22 @@ export interface VoidedBy {
 /**
  * Voids a recorded deployment of the workspace (by its id, or a repeated delivery's receipt id),
  * once: the read model's trigger takes it out of the cells and counts in this transaction.
- * Resolves true when it voided it now, false when it was voided already.
+ * Resolves with its id when it voided it now, undefined when it was voided already.
  */
 export async function voidDeployment(
-  sql: Sql,
+  sql: Queryable,
   workspaceId: string,
   id: string,
-  by: { keyId: string; reason: string | null },
-): Promise<boolean> {
-  const rows = await sql`
-    update deployments set voided_at = now(), voided_by_key = ${by.keyId}, void_reason = ${by.reason}
+  by: { actor: Actor; reason: string | null },
+): Promise<string | undefined> {
+  const { keyId, personId } = actorColumns(by.actor)
+  const rows = await sql<{ id: string }[]>`
+    update deployments
+       set voided_at = now(), voided_by_key = ${keyId}, voided_by_person = ${personId},
+           void_reason = ${by.reason}
      where workspace_id = ${workspaceId} and voided_at is null
        and id = coalesce(
              (select deployment_id from deployment_aliases where id = ${id}::uuid), ${id}::uuid)
     returning id`
-  return rows.length > 0
+  return rows[0]?.id
 }

@@ -1,5 +1,6 @@
 import type { Incident, PageCursor } from '@shiplog/schema'
-import type { Sql } from '../client.ts'
+import type { Queryable, Sql } from '../client.ts'
+import { type Actor, actorColumns } from './audit-events.ts'
 import { instantAt, pageOf } from './keyset.ts'
 
 /** What opening an incident stores; times are RFC 3339 as the schema package renders them. */
@@ -13,7 +14,7 @@ export interface NewIncident {
   startedAt: string
   resolvedAt: string | null
   causeDeploymentId: string | null
-  createdByKey: string
+  createdBy: Actor
 }
 
 /** A recorded deployment as a cause: where it went and when. */
@@ -37,7 +38,7 @@ export interface IncidentFilters {
   after?: PageCursor
 }
 
-const columns = (sql: Sql) => sql`
+const columns = (sql: Queryable) => sql`
   i.id, case when i.resolved_at is null then 'open' else 'resolved' end as status,
   e.name as environment, i.app, i.title, iso_utc(i.started_at) as "startedAt",
   iso_utc(i.resolved_at) as "resolvedAt", i.cause_deployment_id as "causeDeploymentId",
@@ -53,6 +54,18 @@ export async function findEnvironmentId(
   const [row] = await sql<{ id: string }[]>`
     select id::text from environments where workspace_id = ${workspaceId} and name_key = ${environmentKey}`
   return row?.id
+}
+
+/** True when the workspace has an application of this name (`nameKey`), in any repository. */
+export async function hasApplication(
+  sql: Sql,
+  workspaceId: string,
+  appKey: string,
+): Promise<boolean> {
+  const [row] = await sql<{ found: boolean }[]>`
+    select exists (select 1 from applications
+                    where workspace_id = ${workspaceId} and name_key = ${appKey}) as found`
+  return row?.found ?? false
 }
 
 /** A recorded deployment of the workspace by its id or a repeated delivery's receipt id. */
@@ -74,15 +87,16 @@ export async function findCauseDeployment(
 }
 
 /** Stores a new incident and returns it as the API shows it. */
-export async function insertIncident(sql: Sql, incident: NewIncident): Promise<Incident> {
+export async function insertIncident(sql: Queryable, incident: NewIncident): Promise<Incident> {
+  const by = actorColumns(incident.createdBy)
   const [row] = await sql<Incident[]>`
     with inserted as (
       insert into incidents (id, workspace_id, environment_id, app, app_key, title, started_at,
-                             resolved_at, cause_deployment_id, created_by_key)
+                             resolved_at, cause_deployment_id, created_by_key, created_by_person)
       values (${incident.id}, ${incident.workspaceId}, ${incident.environmentId}, ${incident.app},
               ${incident.appKey}, ${incident.title}, ${incident.startedAt}::text::timestamptz,
               ${incident.resolvedAt}::text::timestamptz, ${incident.causeDeploymentId},
-              ${incident.createdByKey})
+              ${by.keyId}, ${by.personId})
       returning *)
     select ${columns(sql)} from inserted i join environments e on e.id = i.environment_id`
   if (!row) throw new Error('the incident was not stored')
@@ -113,7 +127,7 @@ export interface IncidentChanges {
 
 /** Applies `changes` to an incident of the workspace and returns it as it is now. */
 export async function updateIncident(
-  sql: Sql,
+  sql: Queryable,
   workspaceId: string,
   id: string,
   changes: IncidentChanges,

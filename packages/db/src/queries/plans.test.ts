@@ -5,15 +5,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type postgres from 'postgres'
 import { createSql, type Sql } from '../client.ts'
+import { findChangeFailures } from '../dora/change-failures.ts'
+import { deploymentFrequency } from '../dora/deployment-frequency.ts'
+import { doraMetrics } from '../dora/metrics.ts'
 import { seedCommits } from '../testing/seed-commits.ts'
 import { RARE_ENVIRONMENT, seedDeployments } from '../testing/seed-deployments.ts'
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
 import { listApplications, listEnvironments } from './catalog.ts'
-import { findChangeFailures } from './change-failure.ts'
+import { compareStreams } from './compare.ts'
 import { deploymentMatrix } from './deployment-matrix.ts'
 import { type DeploymentFilters, findRecordedDeployment, listDeployments } from './deployments.ts'
-import { doraFigures } from './dora.ts'
-import { deploymentFrequency } from './frequency.ts'
 import { ensureWorkspace } from './workspaces.ts'
 
 interface PlanNode {
@@ -130,6 +131,21 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => 
     ['version', () => ({ version: '1.5.3' }), 'deployments_by_version'],
     ['commit prefix', () => ({ commitPrefix: 'abcd' }), 'deployments_by_commit_prefix'],
     [
+      'change type rollback',
+      () => ({ changeType: 'rollback' }),
+      'deployment_dora_facts_change_type',
+    ],
+    [
+      'change type initial with app',
+      () => ({ changeType: 'initial', appKey: 'svc-0001001' }),
+      'deployment_dora_facts_change_type',
+    ],
+    [
+      'change type forward with environment',
+      () => ({ changeType: 'forward', environmentKey: 'production' }),
+      'deployments_by_environment',
+    ],
+    [
       'long commit prefix with app',
       () => ({ commitPrefix: 'abcdef0123', appKey: 'svc-0001001' }),
       'deployments_by_commit_prefix',
@@ -206,7 +222,7 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => 
   test('GET /v1/metrics/dora over a year: facts from their window index, counts from the rollup, each failure by primary key', async () => {
     const until = BigInt(Date.now() - (Date.now() % day) - 5 * 3_600_000) * 1000n
     const scans = await scansWhile(() =>
-      doraFigures(sql, {
+      doraMetrics(sql, {
         workspaceId,
         environmentKey: 'production',
         bucket: 'week',
@@ -234,6 +250,33 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => 
     expect(indexesOf(scans)).toContain('deployment_dora_facts_rollback_target')
     expect(indexesOf(scans)).toContain('deployment_commits_reverted')
     for (const table of ['deployments', 'deployment_dora_facts', 'deployment_commits']) {
+      expect(seqScanned(scans)).not.toContain(table)
+    }
+  })
+
+  test('GET /v1/compare: a walk of the stream, then probes per commit by SHA, no sequential scan', async () => {
+    const [stream] = await seeder<{ applicationId: string; fromId: string; toId: string }[]>`
+      select a.id::text as "applicationId", f.id::text as "fromId", t.id::text as "toId"
+        from applications a, environments f, environments t
+       where a.workspace_id = ${workspaceId} and a.name_key = 'svc-0001001'
+         and f.workspace_id = ${workspaceId} and f.name_key = 'staging'
+         and t.workspace_id = ${workspaceId} and t.name_key = 'production'`
+    if (!stream) throw new Error('the seeded workspace has no svc-0001001, staging, production')
+    // delivered_before's probes run as statements of their own: shown too, for this test only.
+    await sql.unsafe('set auto_explain.log_nested_statements = on')
+    const scans = await scansWhile(() =>
+      compareStreams(sql, stream, { walk: 100, commits: 1000 }),
+    ).finally(() => sql.unsafe('reset auto_explain.log_nested_statements'))
+    for (const index of [
+      'deployments_unique_delivery',
+      'deployments_by_commit_prefix',
+      'deployment_commits_by_sha',
+      'deployment_commit_lists_pkey',
+      'deployment_commits_pkey',
+    ]) {
+      expect(indexesOf(scans)).toContain(index)
+    }
+    for (const table of ['deployments', 'deployment_commits', 'deployment_commit_lists']) {
       expect(seqScanned(scans)).not.toContain(table)
     }
   })

@@ -1,8 +1,8 @@
-import type { Sql } from '../client.ts'
+import type { Queryable, Sql } from '../client.ts'
 
 /** The workspace with this slug, created if absent. */
 export async function ensureWorkspace(
-  sql: Sql,
+  sql: Queryable,
   slug: string,
 ): Promise<{ id: string; created: boolean }> {
   const [row] = await sql<{ id: string; created: boolean }[]>`

@@ -1,5 +1,5 @@
-// What the read model's property tests (read-model.test.ts, queries/frequency.test.ts) share:
-// the names they draw from, the content of a delivery, and how it becomes a job for
+// What the read model's property tests (read-model.test.ts, dora/deployment-frequency.test.ts)
+// share: the names they draw from, the content of a delivery, and how it becomes a job for
 // recordDeployments.
 import { type DeploymentJob, instantFromMicros, parseDateTime } from '@shiplog/schema'
 import type { Sql } from '../client.ts'

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import postgres from 'postgres'
+import { readCurrentSql } from '../current-sql.ts'
 import { type LocalPostgres, resolvePostgres } from '../embedded.ts'
 import { migrateDatabase } from '../migrate.ts'
 import { listMigrations } from '../migrations.ts'
@@ -47,6 +48,7 @@ function withDatabase(url: string, database: string): string {
 async function templateName(policy: RetryPolicy): Promise<string> {
   const hash = createHash('sha256')
   for (const migration of await listMigrations()) hash.update(await readFile(migration.path))
+  hash.update((await readCurrentSql()).hash)
   hash.update(JSON.stringify(policy))
   const bossVersion = JSON.parse(
     await readFile(new URL(import.meta.resolve('pg-boss/package.json')), 'utf8'),
@@ -55,8 +57,8 @@ async function templateName(policy: RetryPolicy): Promise<string> {
   return `shiplog_template_${hash.digest('hex').slice(0, 16)}`
 }
 
-// Built once per migration set, under a lock, then renamed into place so no test ever clones a
-// half-built template.
+// Built once per set of migrations and current-state SQL, under a lock, then renamed into place
+// so no test ever clones a half-built template.
 async function ensureTemplate(
   admin: postgres.Sql,
   adminUrl: string,
@@ -95,17 +97,32 @@ export async function createTestDatabase(
     const template = await templateName(policy)
     await ensureTemplate(admin, adminUrl, template, policy)
     templatesBuilt.add(template)
-    const name = `shiplog_test_${randomBytes(6).toString('hex')}`
-    await admin.unsafe(`create database "${name}" template "${template}"`)
-    return {
-      url: withDatabase(adminUrl, name),
-      async drop() {
-        const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} })
-        await dropper.unsafe(`drop database if exists "${name}" with (force)`)
-        await dropper.end()
-      },
-    }
+    return await newDatabase(admin, adminUrl, `template "${template}"`)
   } finally {
     await admin.end()
+  }
+}
+
+/** A new database with nothing in it, not even migrations: for tests of the migrate step. */
+export async function createEmptyTestDatabase(): Promise<TestDatabase> {
+  const { url: adminUrl } = await testServer()
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} })
+  try {
+    return await newDatabase(admin, adminUrl, '')
+  } finally {
+    await admin.end()
+  }
+}
+
+async function newDatabase(admin: postgres.Sql, adminUrl: string, options: string) {
+  const name = `shiplog_test_${randomBytes(6).toString('hex')}`
+  await admin.unsafe(`create database "${name}" ${options}`)
+  return {
+    url: withDatabase(adminUrl, name),
+    async drop() {
+      const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} })
+      await dropper.unsafe(`drop database if exists "${name}" with (force)`)
+      await dropper.end()
+    },
   }
 }

@@ -1,43 +1,72 @@
 import type { Sql } from '@shiplog/db/client'
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
-import { listApplications, listEnvironments } from '@shiplog/db/queries/catalog'
+import {
+  listApplications,
+  listEnvironments,
+  setEnvironmentPlace,
+} from '@shiplog/db/queries/catalog'
 import { deploymentMatrix } from '@shiplog/db/queries/deployment-matrix'
 import {
-  type ApplicationSummary,
+  type ApplicationList,
+  type ByRepositoryQuery,
   type DeploymentMatrix,
+  type EnvironmentList,
   type EnvironmentSummary,
   nameKey,
+  validateEnvironmentPlace,
 } from '@shiplog/schema'
-import type { Static } from '@sinclair/typebox'
-import type { ByRepositoryQuery } from './model.ts'
+import { problems } from '../../plugins/problem/index.ts'
 
-type ByRepository = Static<typeof ByRepositoryQuery>
-
-const repositoryKey = ({ repository }: ByRepository) =>
+const repositoryKey = ({ repository }: ByRepositoryQuery) =>
   repository === undefined ? undefined : nameKey(repository)
 
 /** The workspace's applications (of one repository, if asked), each with its latest deployment. */
 export async function listWorkspaceApplications(
   sql: Sql,
-  owner: KeyOwner,
-  query: ByRepository,
-): Promise<{ data: ApplicationSummary[] }> {
+  owner: Pick<KeyOwner, 'workspaceId'>,
+  query: ByRepositoryQuery,
+): Promise<ApplicationList> {
   return { data: await listApplications(sql, owner.workspaceId, repositoryKey(query)) }
 }
 
 /** The workspace's environments, each with its deployment count and latest deployment. */
 export async function listWorkspaceEnvironments(
   sql: Sql,
-  owner: KeyOwner,
-): Promise<{ data: EnvironmentSummary[] }> {
+  owner: Pick<KeyOwner, 'workspaceId'>,
+): Promise<EnvironmentList> {
   return { data: await listEnvironments(sql, owner.workspaceId) }
 }
 
 /** What is deployed where: the latest deployment of every application in every environment. */
 export function workspaceState(
   sql: Sql,
-  owner: KeyOwner,
-  query: ByRepository,
+  owner: Pick<KeyOwner, 'workspaceId'>,
+  query: ByRepositoryQuery,
 ): Promise<DeploymentMatrix> {
   return deploymentMatrix(sql, owner.workspaceId, repositoryKey(query))
+}
+
+/**
+ * Sets where an environment stands in the pipeline and whether it is production, and answers
+ * it as listed: 422 for a bad body, 404 for a name the workspace has no deployments to.
+ */
+export async function placeWorkspaceEnvironment(
+  sql: Sql,
+  owner: KeyOwner,
+  name: string,
+  body: unknown,
+): Promise<EnvironmentSummary> {
+  const place = validateEnvironmentPlace(body)
+  if (!place.ok) throw problems.validation(place.errors)
+  const key = nameKey(name)
+  const found = await setEnvironmentPlace(sql, owner.workspaceId, key, place.value)
+  const placed = found
+    ? (await listEnvironments(sql, owner.workspaceId)).find((e) => nameKey(e.environment) === key)
+    : undefined
+  if (!placed) {
+    throw problems.notFound(
+      'No such environment in your workspace: it appears once a deployment to it is recorded.',
+    )
+  }
+  return placed
 }

@@ -18,7 +18,7 @@ export const COMMITS_BODY_MAX_BYTES = 2 * 1024 * 1024
 export async function storeDeploymentCommits(
   clients: ReadClients,
   boss: PgBoss,
-  owner: KeyOwner,
+  owner: Pick<KeyOwner, 'workspaceId'>,
   id: string,
   body: unknown,
 ): Promise<void> {
@@ -42,7 +42,7 @@ export async function storeDeploymentCommits(
 /** The commits stored for a deployment: the replica, else the primary (just stored); else 404. */
 export async function deploymentCommitsOf(
   clients: ReadClients,
-  owner: KeyOwner,
+  owner: Pick<KeyOwner, 'workspaceId'>,
   id: string,
 ): Promise<DeploymentCommits> {
   const stored =

@@ -1,15 +1,28 @@
-import type { Sql } from '@shiplog/db/client'
-import type { PgBoss } from '@shiplog/db/queue'
-import { Elysia } from 'elysia'
-import type { Enqueuer } from '../../enqueue/enqueuer.ts'
-import { type BodyLimits, readJsonBody } from '../../lib/json-body.ts'
-import { NoQuery, pathOf, queryOf } from '../../lib/parameters.ts'
-import type { auth } from '../../plugins/auth/index.ts'
-import { requireScope } from '../../plugins/auth/scopes.ts'
-import type { rateLimit } from '../../plugins/rate-limit/index.ts'
-import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
+import {
+  DeploymentAccepted,
+  DeploymentCommits,
+  DeploymentCommitsInput,
+  DeploymentHeaders,
+  DeploymentIdParams,
+  DeploymentInput,
+  DeploymentPage,
+  DeploymentStatus,
+  DeploymentVoidInput,
+  ListDeploymentsQuery,
+} from '@shiplog/schema'
+import { preferredType } from '../../lib/accept.ts'
+import { keyActor } from '../../plugins/auth/index.ts'
+import {
+  problem,
+  READ_ERRORS,
+  rateLimited,
+  unavailable,
+  WRITE_ERRORS,
+} from '../../route-table/answers.ts'
+import { route } from '../../route-table/route.ts'
 import { COMMITS_BODY_MAX_BYTES, deploymentCommitsOf, storeDeploymentCommits } from './commits.ts'
-import { DeploymentIdParams, ListDeploymentsQuery } from './model.ts'
+import { DEPLOYMENT_CSV_COLUMNS } from './csv.ts'
+import { exportWorkspaceDeployments } from './export.ts'
 import {
   acceptDeployment,
   getDeployment,
@@ -18,87 +31,189 @@ import {
   voidWorkspaceDeployment,
 } from './service.ts'
 
-/** What the deployments routes need from the rest of the app. */
-export interface DeploymentRoutesDeps {
-  /** The primary: the queue lives there, and every write lands there first. */
-  sql: Sql
-  /** The read pool: the replica at DATABASE_READ_URL, or `sql` itself. */
-  readSql: Sql
-  boss: PgBoss
-  queue: Enqueuer
-  authenticated: ReturnType<typeof auth>
-  limited: ReturnType<typeof rateLimit>
-  bodyLimits: BodyLimits
-  reads: ReadSlots
-  receipts: ReadSlots
+const NOT_FOUND = 'No deployment with this id in the key’s workspace'
+
+const VALIDATION_EXAMPLE = {
+  type: '/problems/validation-failed',
+  title: 'Validation failed',
+  status: 422,
+  detail: 'The request has 2 invalid fields: fix every one listed in errors and send it again.',
+  errors: [
+    {
+      field: 'commitHash',
+      message:
+        'must be 7 to 70 hexadecimal characters: the full Git commit SHA (was a template variable left unexpanded?)',
+    },
+    { field: 'deployed_at', message: 'is not a known field; did you mean "deployedAt"?' },
+  ],
 }
 
-/** `POST /v1/deployments` (record one), `GET /v1/deployments` and `GET /v1/deployments/{id}`. */
-export function deploymentRoutes(deps: DeploymentRoutesDeps) {
-  const { boss, queue, bodyLimits, reads, receipts } = deps
-  const clients = { replica: deps.readSql, primary: deps.sql }
-  return new Elysia({ prefix: '/v1/deployments' })
-    .use(deps.authenticated)
-    .use(deps.limited)
-    .post(
-      '',
-      async ({ request, owner, set }) => {
-        const receivedAt = new Date()
-        requireScope(owner, 'deployments:write')
-        const body = await readJsonBody(request, bodyLimits, 'the deployment fields')
-        const idempotencyKey = request.headers.get('idempotency-key')
-        const id = await acceptDeployment(queue, owner, body, idempotencyKey, receivedAt)
-        set.status = 202
-        set.headers.location = `/v1/deployments/${id}`
-        return { status: 202 }
+const createDeployment = route({
+  method: 'POST',
+  path: '/v1/deployments',
+  operationId: 'createDeployment',
+  tag: 'Deployments',
+  summary: 'Record a deployment',
+  description: `Reports that \`version\` (commit \`commitHash\`) of \`app\` was deployed to \`environment\` of \`repositoryFullName\`. The application and the environment are created by the first deployment that names them.
+
+Asynchronous: \`202\` means the deployment is durably queued, not yet recorded; its body is exactly \`{"status":202}\` and its \`Location\` names the receipt, \`GET /v1/deployments/{id}\`. A worker records it, usually within a second.
+
+Needs the \`deployments:write\` scope. Checks run in this order: authentication (\`401\`), rate limit (\`429\`), scope (\`403\`), body (\`413\`, \`408\`, \`400\`, \`422\`), queue (\`503\`). The same app, environment, version, commit and \`deployedAt\` sent twice is recorded once; send an \`Idempotency-Key\` to make retries safe when you omit \`deployedAt\`.`,
+  scope: 'deployments:write',
+  query: 'ignored',
+  headers: DeploymentHeaders,
+  body: { schema: DeploymentInput, expected: 'the deployment fields' },
+  answers: {
+    202: {
+      description: 'Accepted and durably queued; the worker records it shortly',
+      body: DeploymentAccepted,
+      example: { status: 202 },
+      headers: ['Location'],
+    },
+    422: problem(
+      'Not accepted: an invalid or unknown field (every one is listed in `errors`), a body that is not a JSON object, a malformed `Idempotency-Key`, or one already used with another body',
+      VALIDATION_EXAMPLE,
+    ),
+    429: rateLimited(
+      'The key’s quota is spent, or too many requests without a valid key came from your address; retry after `Retry-After`',
+    ),
+    503: unavailable(
+      'Not accepted: the database cannot take it now (`/problems/unavailable`). Type `/problems/outcome-unknown`: it may have been accepted; retry with the same `Idempotency-Key` and it is recorded once',
+    ),
+  },
+  async handle(
+    { owner, body, request, headers, receivedAt },
+    { queue },
+  ): Promise<DeploymentAccepted> {
+    const idempotencyKey = request.headers.get('idempotency-key')
+    const id = await acceptDeployment(queue, owner, body, idempotencyKey, receivedAt)
+    headers.location = `/v1/deployments/${id}`
+    return { status: 202 }
+  },
+})
+
+const listDeployments = route({
+  method: 'GET',
+  path: '/v1/deployments',
+  operationId: 'listDeployments',
+  tag: 'Deployments',
+  summary: 'List deployments, newest first',
+  description: `Newest \`deployedAt\` first, \`limit\` a page; pass \`nextCursor\` as \`cursor\` for the next page (it is \`null\` on the last). Only \`recorded\` deployments unless \`status\` asks for those \`queued\` (accepted, not yet recorded, possibly being retried) or \`failed\` (every attempt failed). Filters combine. A parameter given twice, an unknown one, or a bad value is a \`422\` listing every bad parameter: nothing is silently ignored.
+
+\`Accept: text/csv\` answers every matching deployment instead of a page, streamed (so \`limit\` and \`cursor\` are refused): a header line, then one line per deployment with the columns ${DEPLOYMENT_CSV_COLUMNS.map((column) => `\`${column}\``).join(', ')}; a cell that starts with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return gets a leading \`'\`, so no spreadsheet runs it.`,
+  scope: 'read',
+  query: ListDeploymentsQuery,
+  answers: {
+    200: {
+      description: 'OK: a page as JSON, or every matching deployment as CSV for `Accept: text/csv`',
+      body: DeploymentPage,
+      alternatives: {
+        'text/csv': {
+          example: `${DEPLOYMENT_CSV_COLUMNS.join(',')}\r\n0190f3c4-5b2e-7c1d-9e8f-a1b2c3d4e5f6,recorded,2026-05-04T10:00:00.000Z,acme/shop,checkout,production,1.4.2,a94a8fe5ccb19ba61c4c0873d391e987982fbbd3,forward,release-bot,,,2026-05-04T10:00:00.120Z,2026-05-04T10:00:00.350Z\r\n`,
+        },
       },
-      // Parsed by hand after auth and rate limit, so checks run in the contract's order.
-      { parse: 'none' },
-    )
-    .get('', ({ owner, request }) => {
-      requireScope(owner, 'read')
-      const query = queryOf(ListDeploymentsQuery, request)
-      return reads.run(owner.keyId, () => listWorkspaceDeployments(clients, owner, query))
-    })
-    .put(
-      '/:id/commits',
-      async ({ request, owner, params, set }) => {
-        requireScope(owner, 'deployments:write')
-        queryOf(NoQuery, request)
-        const { id } = pathOf(DeploymentIdParams, params)
-        const limits = { ...bodyLimits, maxBytes: COMMITS_BODY_MAX_BYTES }
-        await storeDeploymentCommits(
-          clients,
-          boss,
-          owner,
-          id,
-          await readJsonBody(request, limits, 'the commits the deployment delivered'),
-        )
-        set.status = 204
-      },
-      { parse: 'none' },
-    )
-    .get('/:id/commits', ({ owner, params, request }) => {
-      requireScope(owner, 'read')
-      queryOf(NoQuery, request)
-      const { id } = pathOf(DeploymentIdParams, params)
-      return reads.run(owner.keyId, () => deploymentCommitsOf(clients, owner, id))
-    })
-    .delete(
-      '/:id',
-      async ({ request, owner, params }) => {
-        requireScope(owner, 'admin')
-        queryOf(NoQuery, request)
-        const { id } = pathOf(DeploymentIdParams, params)
-        const reason = await voidReasonOf(request, bodyLimits)
-        return voidWorkspaceDeployment(clients, boss, owner, id, reason)
-      },
-      { parse: 'none' },
-    )
-    .get('/:id', ({ owner, params, request }) => {
-      requireScope(owner, 'read')
-      queryOf(NoQuery, request)
-      const { id } = pathOf(DeploymentIdParams, params)
-      return receipts.run(owner.keyId, () => getDeployment(clients, boss, owner, id))
-    })
-}
+    },
+    ...READ_ERRORS,
+  },
+  handle: ({ owner, query, request }, { reads, clients }) => {
+    const type = preferredType(request.headers.get('accept'), ['application/json', 'text/csv'])
+    if (type === 'text/csv') {
+      const given = new URL(request.url).searchParams
+      return exportWorkspaceDeployments(clients, reads, owner, owner.keyId, query, given)
+    }
+    return reads.run(owner.keyId, () => listWorkspaceDeployments(clients, owner, query))
+  },
+})
+
+const getDeploymentReceipt = route({
+  method: 'GET',
+  path: '/v1/deployments/{id}',
+  operationId: 'getDeployment',
+  tag: 'Deployments',
+  summary: 'What became of an accepted deployment',
+  description: `The receipt named by the \`Location\` of a \`202\`: \`queued\` (accepted, not yet recorded, possibly being retried), \`recorded\`, or \`failed\` (every attempt failed; \`failure\` says why, and an operator can replay it). A delivery recorded as a repeat of an earlier deployment answers \`recorded\` with \`duplicateOf\`.`,
+  scope: 'read',
+  params: DeploymentIdParams,
+  answers: {
+    200: { description: 'OK', body: DeploymentStatus },
+    404: problem(NOT_FOUND),
+    ...READ_ERRORS,
+  },
+  handle: ({ owner, params }, { receipts, clients, boss }) =>
+    receipts.run(owner.keyId, () => getDeployment(clients, boss, owner, params.id)),
+})
+
+const voidDeployment = route({
+  method: 'DELETE',
+  path: '/v1/deployments/{id}',
+  operationId: 'voidDeployment',
+  tag: 'Deployments',
+  summary: 'Void a deployment recorded by mistake',
+  description: `Kept for audit (when, by which key, and the optional \`reason\`), its receipt then says \`voided\`, and it is left out of every list, the state matrix, every count and every metric; its neighbours' change types and the DORA keys are computed without it. For good: nothing un-voids. Voiding one already voided changes nothing. Needs the \`admin\` scope.`,
+  scope: 'admin',
+  params: DeploymentIdParams,
+  body: { schema: DeploymentVoidInput, expected: 'at most a `reason`', optional: true },
+  answers: {
+    200: { description: 'Its receipt, status voided', body: DeploymentStatus },
+    404: problem(NOT_FOUND),
+    409: problem('Still queued (void it once recorded), or it failed to record'),
+    422: problem('A bad reason or an unknown field'),
+    ...WRITE_ERRORS,
+  },
+  handle: ({ owner, params, body }, { clients, boss }) =>
+    voidWorkspaceDeployment(clients, boss, owner, keyActor(owner), params.id, voidReasonOf(body)),
+})
+
+const putDeploymentCommits = route({
+  method: 'PUT',
+  path: '/v1/deployments/{id}/commits',
+  operationId: 'putDeploymentCommits',
+  tag: 'Deployments',
+  summary: 'Store the commits a deployment delivered',
+  description: `The commits \`git log <previous deployment>..<commit>\` lists in the pipeline's checkout (\`shiplog notify\` sends them), at most 5,000: change lead time starts at their committer time, and a commit that reverts another marks the deployment that delivered that one as failed. For an accepted deployment, queued or recorded; sending a list again replaces the one stored, so a retry is safe. Needs the \`deployments:write\` scope; a body of up to 2 MiB.`,
+  scope: 'deployments:write',
+  params: DeploymentIdParams,
+  body: {
+    schema: DeploymentCommitsInput,
+    expected: 'the commits the deployment delivered',
+    maxBytes: COMMITS_BODY_MAX_BYTES,
+  },
+  answers: {
+    204: { description: 'Stored' },
+    404: problem(NOT_FOUND),
+    409: problem('The deployment failed to record: replay it first'),
+    422: problem('A bad commit list: every failing field is listed in `errors` (at most 20)'),
+    ...WRITE_ERRORS,
+  },
+  async handle({ owner, params, body }, { clients, boss }) {
+    await storeDeploymentCommits(clients, boss, owner, params.id, body)
+  },
+})
+
+const getDeploymentCommits = route({
+  method: 'GET',
+  path: '/v1/deployments/{id}/commits',
+  operationId: 'getDeploymentCommits',
+  tag: 'Deployments',
+  summary: 'The commits a deployment delivered',
+  description: 'As its pipeline sent them, newest committer time first.',
+  scope: 'read',
+  params: DeploymentIdParams,
+  answers: {
+    200: { description: 'OK', body: DeploymentCommits },
+    404: problem('No commits stored for this deployment in the key’s workspace'),
+    ...READ_ERRORS,
+  },
+  handle: ({ owner, params }, { reads, clients }) =>
+    reads.run(owner.keyId, () => deploymentCommitsOf(clients, owner, params.id)),
+})
+
+/** `/v1/deployments`: record one, read them back, void one, and the commits each delivered. */
+export const deploymentRoutes = [
+  createDeployment,
+  listDeployments,
+  getDeploymentReceipt,
+  voidDeployment,
+  putDeploymentCommits,
+  getDeploymentCommits,
+]

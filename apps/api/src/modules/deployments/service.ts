@@ -1,6 +1,7 @@
 import type { Sql } from '@shiplog/db/client'
+import { findChangeFailures } from '@shiplog/db/dora/change-failures'
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
-import { findChangeFailures } from '@shiplog/db/queries/change-failure'
+import { type Actor, recordAuditEvent } from '@shiplog/db/queries/audit-events'
 import {
   findRecordedDeployment,
   listDeployments,
@@ -16,16 +17,14 @@ import {
   type DeploymentStatus,
   DeploymentVoidInput,
   encodeCursor,
+  type ListDeploymentsQuery,
   nameKey,
   validateBody,
   validateDeployment,
 } from '@shiplog/schema'
-import type { Static } from '@sinclair/typebox'
 import type { Enqueuer } from '../../enqueue/enqueuer.ts'
 import { fingerprintOf, parseIdempotencyKey } from '../../enqueue/idempotency.ts'
-import { type BodyLimits, readJsonBody } from '../../lib/json-body.ts'
 import { problems } from '../../plugins/problem/index.ts'
-import type { ListDeploymentsQuery } from './model.ts'
 import { findQueueStatus, jobStatus } from './queue-status.ts'
 
 /**
@@ -35,7 +34,7 @@ import { findQueueStatus, jobStatus } from './queue-status.ts'
  */
 export async function acceptDeployment(
   queue: Enqueuer,
-  owner: KeyOwner,
+  owner: Workspace,
   body: unknown,
   idempotencyHeader: string | null,
   receivedAt: Date,
@@ -68,6 +67,9 @@ export async function acceptDeployment(
   }
   return outcome.id
 }
+
+/** The workspace a request acts in: a key's, or a signed-in person's. */
+export type Workspace = Pick<KeyOwner, 'workspaceId'>
 
 /**
  * The two pools a read may use: `replica` (DATABASE_READ_URL, else the primary itself) for
@@ -112,7 +114,7 @@ async function receiptOf(
 export async function getDeployment(
   { replica, primary }: ReadClients,
   boss: PgBoss,
-  owner: KeyOwner,
+  owner: Workspace,
   id: string,
 ): Promise<DeploymentStatus> {
   const recorded = await findRecordedDeployment(replica, owner.workspaceId, id)
@@ -129,21 +131,23 @@ export async function getDeployment(
   )
 }
 
-type ListQuery = Static<typeof ListDeploymentsQuery>
-
 const key = (value: string | undefined) => (value === undefined ? undefined : nameKey(value))
 
 /**
- * One page of the workspace's deployments, newest `deployedAt` first, whatever their status:
- * recorded ones from the replica, queued and failed ones from the queue, which only the primary
- * holds up to date.
+ * What the database filters by, from a list's query: names as keys. A 422 for a change type
+ * asked of deployments not recorded, which have none yet.
  */
-export async function listWorkspaceDeployments(
-  { replica, primary }: ReadClients,
-  owner: KeyOwner,
-  query: ListQuery,
-): Promise<DeploymentPage> {
-  const filters = {
+export function filtersOf(owner: Workspace, query: ListDeploymentsQuery) {
+  const status = query.status ?? 'recorded'
+  if (status !== 'recorded' && query.changeType !== undefined) {
+    throw problems.validation([
+      {
+        field: 'changeType',
+        message: `is known once a deployment is recorded: leave it out to list ${status} ones`,
+      },
+    ])
+  }
+  return {
     workspaceId: owner.workspaceId,
     appKey: key(query.app),
     environmentKey: key(query.environment),
@@ -152,9 +156,21 @@ export async function listWorkspaceDeployments(
     commitPrefix: query.commitHash?.toLowerCase(),
     since: query.since?.iso,
     until: query.until?.iso,
-    limit: query.limit ?? 50,
-    after: query.cursor,
+    changeType: query.changeType,
   }
+}
+
+/**
+ * One page of the workspace's deployments, newest `deployedAt` first, whatever their status:
+ * recorded ones from the replica, queued and failed ones from the queue, which only the primary
+ * holds up to date.
+ */
+export async function listWorkspaceDeployments(
+  { replica, primary }: ReadClients,
+  owner: Workspace,
+  query: ListDeploymentsQuery,
+): Promise<DeploymentPage> {
+  const filters = { ...filtersOf(owner, query), limit: query.limit ?? 50, after: query.cursor }
   const status = query.status ?? 'recorded'
   if (status === 'recorded') {
     const page = await listDeployments(replica, filters)
@@ -174,33 +190,25 @@ export async function listWorkspaceDeployments(
   }
 }
 
-/**
- * The reason in the optional body of a DELETE: none without a body (no length, or 0, and no
- * content type); else a JSON object with at most `reason`, or a 422.
- */
-export async function voidReasonOf(request: Request, limits: BodyLimits): Promise<string | null> {
-  const length = request.headers.get('content-length')
-  const chunked = request.headers.has('transfer-encoding')
-  if (length === '0' || (length === null && !chunked && !request.headers.has('content-type'))) {
-    return null
-  }
-  const body = validateBody(
-    DeploymentVoidInput,
-    await readJsonBody(request, limits, 'at most a `reason`'),
-  )
-  if (!body.ok) throw problems.validation(body.errors)
-  return (body.value.reason as string | undefined) ?? null
+/** The reason in the optional body of a DELETE: none without one; else at most `reason`, or 422. */
+export function voidReasonOf(body: unknown): string | null {
+  if (body === undefined) return null
+  const checked = validateBody(DeploymentVoidInput, body)
+  if (!checked.ok) throw problems.validation(checked.errors)
+  return (checked.value.reason as string | undefined) ?? null
 }
 
 /**
  * Voids a recorded deployment of the workspace (`DELETE /v1/deployments/{id}`), keeping who, when
- * and why; answers its receipt. 409 while it is queued (or if it failed): only what was recorded
- * can be voided. Voiding one already voided changes nothing.
+ * and why, in its row and in the audit trail (one transaction); answers its receipt. 409 while it
+ * is queued (or if it failed): only what was recorded can be voided. Voiding one already voided
+ * changes nothing.
  */
 export async function voidWorkspaceDeployment(
   clients: ReadClients,
   boss: PgBoss,
-  owner: KeyOwner,
+  owner: Workspace,
+  actor: Actor,
   id: string,
   reason: string | null,
 ): Promise<DeploymentStatus> {
@@ -214,6 +222,16 @@ export async function voidWorkspaceDeployment(
         : 'This deployment failed to record, so there is nothing to void.',
     )
   }
-  await voidDeployment(clients.primary, owner.workspaceId, id, { keyId: owner.keyId, reason })
+  await clients.primary.begin(async (tx) => {
+    const voided = await voidDeployment(tx, owner.workspaceId, id, { actor, reason })
+    if (voided === undefined) return
+    await recordAuditEvent(tx, {
+      workspaceId: owner.workspaceId,
+      actor,
+      action: 'deployment.voided',
+      targetId: voided,
+      details: { reason },
+    })
+  })
   return getDeployment(primaryOnly, boss, owner, id)
 }

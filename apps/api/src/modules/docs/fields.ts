@@ -1,4 +1,4 @@
-import type { Json } from './components.ts'
+import type { Json } from '../../route-table/components.ts'
 
 /** One row of a field table: a property, possibly nested (`data[].id`), and what it holds. */
 export interface Field {
@@ -40,6 +40,10 @@ export function typeOf(schema: Json): string {
   if (named) return named
   if ('const' in schema) return JSON.stringify(schema.const)
   const options = (schema.anyOf ?? schema.oneOf) as Json[] | undefined
+  // A string of one of several formats: `string (date | date-time)`.
+  if (options && schema.type === 'string' && options.every((option) => !option.type)) {
+    return `string (${options.map((option) => option.format).join(' | ')})`
+  }
   if (options) return options.map(typeOf).join(' | ')
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? 'any']
   const rendered = types.map((type) => {

@@ -1,8 +1,8 @@
 // A readable, self-contained page of the OpenAPI document: no script, no CDN, so it also works
 // where the service runs air-gapped.
-import type { Json } from './components.ts'
+import type { Json } from '../../route-table/components.ts'
+import type { OpenApiDocument } from '../../route-table/openapi.ts'
 import { type Field, fieldsOf, refName, typeWithLimits } from './fields.ts'
-import type { OpenApiDocument } from './openapi.ts'
 
 const html = (text: unknown) =>
   String(text ?? '').replace(

@@ -1,4 +1,5 @@
 import type { Sql } from '@shiplog/db/client'
+import { currentSqlApplied } from '@shiplog/db/current-sql'
 import { appliedMigrationVersion, latestMigrationVersion } from '@shiplog/db/migrations'
 
 const CHECK_INTERVAL_MS = 1_000
@@ -10,8 +11,11 @@ export interface ReadinessState {
 }
 
 /**
- * Ready means: not shutting down, Postgres answers, and its schema is at this build's latest
- * migration. Probed at most once a second however often load balancers ask.
+ * Ready means: not shutting down, Postgres answers, and its schema is this build's: its latest
+ * migration or a later one, and its functions, triggers and views (`packages/db/sql`) applied,
+ * now or before a later build's replaced them. "Or later" because old replicas keep serving
+ * while a rollout's migrate step brings the next build's schema, which must work for them too.
+ * Probed at most once a second however often load balancers ask.
  */
 export class Readiness {
   private shuttingDown = false
@@ -43,14 +47,21 @@ export class Readiness {
 
   private async probe(): Promise<ReadinessState> {
     try {
-      const [applied, latest] = await Promise.all([
+      const [applied, latest, functions] = await Promise.all([
         appliedMigrationVersion(this.sql),
         latestMigrationVersion(),
+        currentSqlApplied(this.sql),
       ])
       if (applied < latest) {
         return {
           ready: false,
           reason: `database at migration ${applied}, expected ${latest}: run bun run migrate`,
+        }
+      }
+      if (!functions) {
+        return {
+          ready: false,
+          reason: "database lacks this build's functions, triggers and views: run bun run migrate",
         }
       }
       const extra = this.extraCheck()

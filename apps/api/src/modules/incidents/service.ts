@@ -1,10 +1,11 @@
 import type { Sql } from '@shiplog/db/client'
-import type { KeyOwner } from '@shiplog/db/queries/api-keys'
+import { type Actor, recordAuditEvent } from '@shiplog/db/queries/audit-events'
 import {
   type CauseDeployment,
   findCauseDeployment,
   findEnvironmentId,
   findIncident,
+  hasApplication,
   type IncidentChanges,
   insertIncident,
   listIncidents,
@@ -20,31 +21,50 @@ import {
   IncidentPatch,
   type Instant,
   instantFromDate,
+  isInvalid,
+  type ListIncidentsQuery,
   nameKey,
+  notAhead,
   parseDateTime,
   validateBody,
 } from '@shiplog/schema'
-import type { Static, TObject } from '@sinclair/typebox'
+import type { TObject } from '@sinclair/typebox'
 import { uuidv7 } from '../../lib/uuidv7.ts'
 import { problems } from '../../plugins/problem/index.ts'
-import type { ListIncidentsQuery } from './model.ts'
-
-const NOT_FOUND =
-  'No incident with this id in your workspace: use the id from the Location of its 201, with a key of the same workspace.'
-
-function bodyOf(schema: TObject, body: unknown): Record<string, BodyValue | undefined> {
-  const result = validateBody(schema, body)
-  if (!result.ok) throw problems.validation(result.errors)
-  return result.value
-}
+import type { Workspace } from '../deployments/service.ts'
 
 const text = (value: BodyValue | undefined) => value as string | undefined
 const instant = (value: BodyValue | undefined) => value as Instant | null | undefined
 
+const NOT_FOUND =
+  'No incident with this id in your workspace: use the id from the Location of its 201, with a key of the same workspace.'
+
+/**
+ * The body's fields, or a 422 listing every bad one; its times, like a deployment's, at most a
+ * clock skew ahead of the request (an incident is reported, never planned).
+ */
+function bodyOf(
+  schema: TObject,
+  body: unknown,
+  receivedAt: Date,
+): Record<string, BodyValue | undefined> {
+  const result = validateBody(schema, body)
+  if (!result.ok) throw problems.validation(result.errors)
+  const nowMicros = BigInt(receivedAt.getTime()) * 1000n
+  const errors: FieldError[] = []
+  for (const field of ['startedAt', 'resolvedAt']) {
+    const given = instant(result.value[field])
+    const checked = given ? notAhead(given, nowMicros) : given
+    if (isInvalid(checked)) errors.push({ field, message: checked.error })
+  }
+  if (errors.length > 0) throw problems.validation(errors)
+  return result.value
+}
+
 /** The cause named by a body, checked against the incident's environment and application. */
 async function causeOf(
   sql: Sql,
-  owner: KeyOwner,
+  owner: Workspace,
   id: string,
   where: { environmentId: string; appKey: string | null },
 ): Promise<CauseDeployment> {
@@ -79,14 +99,18 @@ function checkOrder(startedAt: string, resolvedAt: string | null): void {
   }
 }
 
-/** Opens an incident from a `POST /v1/incidents` body; 422 for anything it cannot store. */
+/**
+ * Opens an incident from a `POST /v1/incidents` body, recording who in the audit trail (one
+ * transaction); 422 for anything it cannot store.
+ */
 export async function openIncident(
   sql: Sql,
-  owner: KeyOwner,
+  owner: Workspace,
+  actor: Actor,
   body: unknown,
   receivedAt: Date,
 ): Promise<Incident> {
-  const value = bodyOf(IncidentInput, body)
+  const value = bodyOf(IncidentInput, body, receivedAt)
   const environment = text(value.environment) as string
   const environmentId = await findEnvironmentId(sql, owner.workspaceId, nameKey(environment))
   if (!environmentId) {
@@ -99,6 +123,15 @@ export async function openIncident(
   }
   const app = text(value.app) ?? null
   const appKey = app === null ? null : nameKey(app)
+  if (appKey !== null && !(await hasApplication(sql, owner.workspaceId, appKey))) {
+    throw problems.validation([
+      {
+        field: 'app',
+        message:
+          'is not an application of your workspace: its first recorded deployment creates it (POST /v1/deployments, or shiplog notify); check its spelling, or omit app for the whole environment',
+      },
+    ])
+  }
   const causeId = text(value.causeDeploymentId)
   const cause =
     causeId === undefined
@@ -108,28 +141,44 @@ export async function openIncident(
     instant(value.startedAt)?.iso ?? cause?.deployedAt ?? instantFromDate(receivedAt).iso
   const resolvedAt = instant(value.resolvedAt)?.iso ?? null
   checkOrder(startedAt, resolvedAt)
-  return insertIncident(sql, {
-    id: uuidv7(),
-    workspaceId: owner.workspaceId,
-    environmentId,
-    app,
-    appKey,
-    title: text(value.title) as string,
-    startedAt,
-    resolvedAt,
-    causeDeploymentId: cause?.id ?? null,
-    createdByKey: owner.keyId,
+  const title = text(value.title) as string
+  return sql.begin(async (tx) => {
+    const incident = await insertIncident(tx, {
+      id: uuidv7(),
+      workspaceId: owner.workspaceId,
+      environmentId,
+      app,
+      appKey,
+      title,
+      startedAt,
+      resolvedAt,
+      causeDeploymentId: cause?.id ?? null,
+      createdBy: actor,
+    })
+    await recordAuditEvent(tx, {
+      workspaceId: owner.workspaceId,
+      actor,
+      action: 'incident.opened',
+      targetId: incident.id,
+      details: { title, environment: incident.environment, app },
+    })
+    return incident
   })
 }
 
-/** Changes an incident from a `PATCH /v1/incidents/{id}` body: resolve, reopen, set a cause. */
+/**
+ * Changes an incident from a `PATCH /v1/incidents/{id}` body (resolve, reopen, set a cause),
+ * recording who and which fields in the audit trail, in the same transaction.
+ */
 export async function changeIncident(
   sql: Sql,
-  owner: KeyOwner,
+  owner: Workspace,
+  actor: Actor,
   id: string,
   body: unknown,
+  receivedAt: Date,
 ): Promise<Incident> {
-  const value = bodyOf(IncidentPatch, body)
+  const value = bodyOf(IncidentPatch, body, receivedAt)
   const incident = await findIncident(sql, owner.workspaceId, id)
   if (!incident) throw problems.notFound(NOT_FOUND)
   const changes: IncidentChanges = {}
@@ -162,13 +211,25 @@ export async function changeIncident(
     changes.startedAt ?? incident.startedAt,
     changes.resolvedAt === undefined ? incident.resolvedAt : changes.resolvedAt,
   )
-  const updated = await updateIncident(sql, owner.workspaceId, id, changes)
+  const updated = await sql.begin(async (tx) => {
+    const incident = await updateIncident(tx, owner.workspaceId, id, changes)
+    if (incident) {
+      await recordAuditEvent(tx, {
+        workspaceId: owner.workspaceId,
+        actor,
+        action: 'incident.changed',
+        targetId: id,
+        details: changes as Record<string, string | null>,
+      })
+    }
+    return incident
+  })
   if (!updated) throw problems.notFound(NOT_FOUND)
   return updated
 }
 
 /** `GET /v1/incidents/{id}`. */
-export async function getIncident(sql: Sql, owner: KeyOwner, id: string): Promise<Incident> {
+export async function getIncident(sql: Sql, owner: Workspace, id: string): Promise<Incident> {
   const incident = await findIncident(sql, owner.workspaceId, id)
   if (!incident) throw problems.notFound(NOT_FOUND)
   const { environmentId: _, appKey: __, ...shown } = incident
@@ -178,8 +239,8 @@ export async function getIncident(sql: Sql, owner: KeyOwner, id: string): Promis
 /** `GET /v1/incidents`: one page, latest startedAt first. */
 export async function listWorkspaceIncidents(
   sql: Sql,
-  owner: KeyOwner,
-  query: Static<typeof ListIncidentsQuery>,
+  owner: Workspace,
+  query: ListIncidentsQuery,
 ): Promise<IncidentPage> {
   const page = await listIncidents(sql, {
     workspaceId: owner.workspaceId,

@@ -1,62 +1,57 @@
-import type { Sql } from '@shiplog/db/client'
 import type { DashboardSession } from '@shiplog/db/queries/dashboard-sessions'
-import type { PgBoss } from '@shiplog/db/queue'
-import { allows } from '@shiplog/schema'
-import type { ClientAddress, KeyLookup } from '../../plugins/auth/index.ts'
+import { allows, type Scope } from '@shiplog/schema'
 import { HttpProblem, problems } from '../../plugins/problem/index.ts'
-import type { AddressLimiter } from '../../plugins/rate-limit/address-limiter.ts'
-import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
-import { formOf } from './form.ts'
-import { html } from './html.ts'
-import { layout, type PageContent, pageResponse, type Viewer } from './layout.ts'
-import { csrfMatches, sameOrigin, sessionOf } from './session.ts'
-
-/** What the dashboard needs of the app: the databases, the queue, the keys, the limits. */
-export interface WebDeps {
-  sql: Sql
-  readSql: Sql
-  boss: PgBoss
-  keys: KeyLookup
-  signInAttempts: AddressLimiter
-  clientAddress: ClientAddress
-  reads: ReadSlots
-}
-
-/** A deployment or incident id as the pages' paths carry it. */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-export const redirect = (location: string, headers: Record<string, string> = {}) =>
-  new Response(null, {
-    status: 303,
-    headers: { location, 'cache-control': 'no-store', ...headers },
-  })
-
-/** A page answering a problem (404, 422…) as HTML, with its detail. */
-function problemPage(problem: HttpProblem, viewer?: Viewer): Response {
-  const page: PageContent = {
-    title: problem.title,
-    body: html`<h1>${problem.title}</h1>
-<div class="notice error" role="alert">${
-      problem.errors?.length
-        ? html`<ul>${problem.errors.map((error) => html`<li><strong>${error.field}</strong> ${error.message}</li>`)}</ul>`
-        : html`<p>${problem.detail}</p>`
-    }</div>
-<p><a href="/ui">Back to the overview</a></p>`,
-  }
-  return pageResponse(layout(page, viewer), problem.status, problem.headers)
-}
+import type { WebDeps } from './deps.ts'
+import { formOf } from './page-input.ts'
+import { type Principal, principalOf } from './principal.ts'
+import { pageResponse, problemResponse, redirect } from './responses.ts'
+import { csrfMatches, endSession, sameOrigin, sessionCookie, sessionOf } from './session.ts'
+import { layout, type PageContent, type Viewer } from './views/layout.ts'
 
 /** A signed-in request: its session, and how its page is answered. */
 export interface PageRequest {
   request: Request
   url: URL
   session: DashboardSession
+  /** What the session may do, decided for this request. */
+  principal: Principal
   viewer: Viewer
   /** A post's fields (its CSRF token checked); empty for a GET. */
   form: URLSearchParams
+  /** Runs a read in the session's read slots, as the API runs a key's reads. */
+  read: <T>(work: () => Promise<T>) => Promise<T>
 }
 
-/** Runs a page handler for a signed-in person; sends anyone else to sign in, then back here. */
+// What each scope lets a person do, for the 403 of a post their role does not allow.
+const NEEDS: Partial<Record<Scope, string>> = {
+  admin: 'the admin role (or a key with the admin scope)',
+  'incidents:write': 'the operator or admin role (or a key with the incidents:write scope)',
+}
+
+/** Refuses (403) a request whose session may not act under `scope`: pages hide, posts check. */
+export function requireScope(page: PageRequest, scope: Scope, what: string): void {
+  if (allows(page.principal.scopes, scope)) return
+  throw problems.forbidden(`${what} needs ${NEEDS[scope] ?? scope}: sign in as someone who has it.`)
+}
+
+/** Whether the session may act under `scope`, for pages to offer only what it may do. */
+export const may = (page: PageRequest, scope: Scope) => allows(page.principal.scopes, scope)
+
+/** Sends the browser to sign in, back here afterwards (a GET), with the session cookie dropped. */
+function toSignIn(request: Request, url: URL, lost: boolean): Response {
+  const query = new URLSearchParams(
+    request.method === 'GET' ? { next: url.pathname + url.search } : {},
+  )
+  if (lost) query.set('lost', '1')
+  const location = query.size > 0 ? `/ui/sign-in?${query}` : '/ui/sign-in'
+  return redirect(location, lost ? { 'set-cookie': sessionCookie(request, null) } : {})
+}
+
+/**
+ * Runs a page handler for a signed-in person; sends anyone else to sign in, then back here. The
+ * session's rights are decided again at each request (principal.ts): a revoked key, a role
+ * mapping that no longer names the person, or a way of signing in turned off ends it.
+ */
 export function signedIn(
   deps: WebDeps,
   handler: (page: PageRequest) => Promise<Response | PageContent>,
@@ -64,11 +59,13 @@ export function signedIn(
   return async ({ request }: { request: Request }): Promise<Response> => {
     const url = new URL(request.url)
     const session = await sessionOf(deps.sql, request)
-    if (!session || !allows(session.owner.scopes, 'read')) {
-      if (request.method !== 'GET') return redirect('/ui/sign-in')
-      return redirect(`/ui/sign-in?${new URLSearchParams({ next: url.pathname + url.search })}`)
+    const principal = session && principalOf(session, deps.signIn)
+    if (!session || !principal) {
+      if (session) await endSession(deps.sql, request)
+      return toSignIn(request, url, session !== undefined)
     }
-    const viewer = { owner: session.owner, csrfToken: session.csrfToken }
+    const viewer = { principal, csrfToken: session.csrfToken }
+    const read = <T>(work: () => Promise<T>) => deps.reads.run(principal.slot, work)
     try {
       const posted = request.method !== 'GET'
       const form = posted ? await formOf(request) : new URLSearchParams()
@@ -80,10 +77,10 @@ export function signedIn(
           'This form was not sent from a page of this session: reload the page and try again.',
         )
       }
-      const answer = await handler({ request, url, session, viewer, form })
+      const answer = await handler({ request, url, session, principal, viewer, form, read })
       return answer instanceof Response ? answer : pageResponse(layout(answer, viewer))
     } catch (error) {
-      if (error instanceof HttpProblem) return problemPage(error, viewer)
+      if (error instanceof HttpProblem) return problemResponse(error, viewer)
       throw error
     }
   }

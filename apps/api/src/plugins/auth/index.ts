@@ -1,4 +1,5 @@
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
+import type { Actor } from '@shiplog/db/queries/audit-events'
 import { Elysia } from 'elysia'
 import { type HttpProblem, problems } from '../problem/index.ts'
 import type { AddressLimiter } from '../rate-limit/address-limiter.ts'
@@ -17,6 +18,9 @@ const INVALID_KEY =
 const MISSING_KEY =
   'Send your API key as `Authorization: Bearer <key>`; if you have none, ask whoever runs Shiplog for one.'
 let instances = 0
+
+/** A key as the actor of what its request changes, for the audit trail. */
+export const keyActor = (owner: KeyOwner): Actor => ({ kind: 'key', keyId: owner.keyId })
 
 /**
  * Resolves the bearer key to its workspace (`owner`) before anything else looks at the request,

@@ -10,8 +10,9 @@ const WHAT: Record<Scope, string> = {
 }
 
 /**
- * Refuses, with 403, a request whose key lacks the scope it needs. Called first in a handler:
- * after authentication (401) and the rate limit (429), before the body and the parameters.
+ * Refuses, with 403, a request whose key lacks the scope it needs. The route registrar
+ * (`route-table/register.ts`) calls it first: after authentication (401) and the rate limit
+ * (429), before the parameters and the body.
  */
 export function requireScope(owner: KeyOwner, needed: Scope): void {
   if (allows(owner.scopes, needed)) return

@@ -13,7 +13,7 @@ export class HttpProblem extends Error {
     super(detail)
   }
 
-  /** The JSON body; `type` is a relative reference documented in the README. */
+  /** The JSON body; `type` is a relative reference documented in docs/api.md#errors. */
   toBody(): Problem {
     const body: Problem = {
       type: `/problems/${this.slug}`,

@@ -1,0 +1,75 @@
+import { exportDeployments } from '@shiplog/db/queries/deployment-export'
+import { listUnrecordedDeployments } from '@shiplog/db/queries/unrecorded-deployments'
+import type { ListDeploymentsQuery, PageCursor } from '@shiplog/schema'
+import { pushedStream } from '../../lib/pushed-stream.ts'
+import { problems } from '../../plugins/problem/index.ts'
+import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
+import { DEPLOYMENT_CSV_HEADER, deploymentCsvLines } from './csv.ts'
+import { jobStatus } from './queue-status.ts'
+import { filtersOf, type ReadClients, type Workspace } from './service.ts'
+
+/** How an export reads: 1,000 rows at a time, for at most 15 minutes. */
+export const EXPORT_OPTIONS = { chunk: 1_000, timeoutMs: 15 * 60_000 }
+
+/**
+ * Every deployment matching `query` as CSV (`Accept: text/csv`), streamed: recorded ones through
+ * a cursor on the replica, queued and failed ones page by page from the queue. Not a page, so
+ * `limit` and `cursor` are refused. The key's read slot is held until the last byte is sent.
+ */
+export async function exportWorkspaceDeployments(
+  clients: ReadClients,
+  reads: ReadSlots,
+  owner: Workspace,
+  /** Whose read slots the export holds: the key's, or the person's. */
+  slot: string,
+  query: ListDeploymentsQuery,
+  given: URLSearchParams,
+  filename = 'deployments.csv',
+): Promise<Response> {
+  const paging = ['limit', 'cursor'].filter((name) => given.has(name))
+  if (paging.length > 0) {
+    throw problems.validation(
+      paging.map((field) => ({
+        field,
+        message: 'does not apply to a CSV export, which holds every matching deployment',
+      })),
+    )
+  }
+  const filters = filtersOf(owner, query)
+  const status = query.status ?? 'recorded'
+  const produce = async (push: (text: string) => Promise<void>) => {
+    await push(DEPLOYMENT_CSV_HEADER)
+    if (status === 'recorded') {
+      await exportDeployments(clients.replica, filters, EXPORT_OPTIONS, (rows) =>
+        push(deploymentCsvLines(rows.map((row) => ({ ...row, status: 'recorded' as const })))),
+      )
+      return
+    }
+    let after: PageCursor | undefined
+    do {
+      const page = await listUnrecordedDeployments(clients.primary, {
+        ...filters,
+        status,
+        limit: 100,
+        ...(after === undefined ? {} : { after }),
+      })
+      await push(deploymentCsvLines(page.jobs.map((job) => jobStatus(job, status === 'failed'))))
+      after = page.next ?? undefined
+    } while (after !== undefined)
+  }
+  const body = await new Promise<ReadableStream<Uint8Array>>((resolve, reject) => {
+    reads
+      .run(slot, async () => {
+        const out = pushedStream(produce)
+        out.ready.then(() => resolve(out.stream), reject)
+        await out.done.catch(() => {})
+      })
+      .catch(reject)
+  })
+  return new Response(body, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8; header=present',
+      'content-disposition': `attachment; filename="${filename}"`,
+    },
+  })
+}

@@ -1,0 +1,39 @@
+import type { Sql } from '@shiplog/db/client'
+import { doraMetrics } from '@shiplog/db/dora/metrics'
+import { DAY_MICROS } from '@shiplog/db/dora/time-units'
+import type { KeyOwner } from '@shiplog/db/queries/api-keys'
+import { type DoraMetrics, type DoraQuery, nameKey } from '@shiplog/schema'
+import { problems } from '../../plugins/problem/index.ts'
+import { windowOf } from './request-window.ts'
+
+const DEFAULT_SPAN = 12n * 7n * DAY_MICROS
+// The keys read the environment's history up to `until`; the window bounds what is aggregated.
+const MAX_SPAN = 400n * DAY_MICROS
+
+/** `GET /v1/metrics/dora`: the five keys of an environment over a window, and per bucket. */
+export async function doraMetricsOf(
+  sql: Sql,
+  owner: Pick<KeyOwner, 'workspaceId'>,
+  query: DoraQuery,
+): Promise<DoraMetrics> {
+  const { since, until } = windowOf(query, {
+    defaultSpan: DEFAULT_SPAN,
+    maxSpan: MAX_SPAN,
+    tooLong: 'the window may hold at most 400 days: move since closer to until',
+  })
+  const metrics = await doraMetrics(sql, {
+    workspaceId: owner.workspaceId,
+    environmentKey: nameKey(query.environment),
+    ...(query.app === undefined ? {} : { appKey: nameKey(query.app) }),
+    ...(query.repository === undefined ? {} : { repositoryKey: nameKey(query.repository) }),
+    since: since.micros,
+    until: until.micros,
+    bucket: query.bucket ?? 'week',
+  })
+  if (!metrics) {
+    throw problems.notFound(
+      'No such environment in your workspace: it appears once a deployment to it is recorded.',
+    )
+  }
+  return { environment: query.environment, ...metrics }
+}

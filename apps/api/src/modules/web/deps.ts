@@ -1,0 +1,24 @@
+import type { Sql } from '@shiplog/db/client'
+import type { PgBoss } from '@shiplog/db/queue'
+import type { LogLine } from '@shiplog/ops-http/log'
+import type { ClientAddress, KeyLookup } from '../../plugins/auth/index.ts'
+import type { AddressLimiter } from '../../plugins/rate-limit/address-limiter.ts'
+import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
+import type { OidcClient } from '../access/oidc-client.ts'
+import type { SignInSettings } from '../access/sign-in-settings.ts'
+
+/** What the dashboard needs of the app: the databases, the queue, the keys, the limits. */
+export interface WebDeps {
+  sql: Sql
+  readSql: Sql
+  boss: PgBoss
+  keys: KeyLookup
+  signInAttempts: AddressLimiter
+  clientAddress: ClientAddress
+  reads: ReadSlots
+  /** How people may sign in: keys, the OpenID provider, or both. */
+  signIn: SignInSettings
+  /** The OpenID provider's client, when single sign-on is on. */
+  oidc: OidcClient | undefined
+  log: LogLine
+}

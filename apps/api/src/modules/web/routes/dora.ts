@@ -1,0 +1,82 @@
+import { listEnvironments } from '@shiplog/db/queries/catalog'
+import { DoraQuery } from '@shiplog/schema'
+import { Elysia } from 'elysia'
+import { doraMetricsOf } from '../../dora/five-keys-service.ts'
+import type { WebDeps } from '../deps.ts'
+import { pageQuery, parametersOf } from '../page-input.ts'
+import { signedIn } from '../signed-in.ts'
+import { type DoraRange, type DoraSelection, doraPage, RANGES } from '../views/dora.ts'
+
+const DAY_MS = 86_400_000
+
+/** The window of a preset, ending now: `since`, `until` when not now, and its buckets. */
+export function rangeWindow(range: DoraRange, now: Date) {
+  const iso = (ms: number) => new Date(ms).toISOString()
+  const quarterStart = (year: number, quarter: number) => Date.UTC(year, quarter * 3, 1)
+  const quarter = Math.floor(now.getUTCMonth() / 3)
+  const year = now.getUTCFullYear()
+  switch (range) {
+    case '7d':
+      return { since: iso(now.getTime() - 7 * DAY_MS), bucket: 'day' as const }
+    case '30d':
+      return { since: iso(now.getTime() - 30 * DAY_MS), bucket: 'day' as const }
+    case '90d':
+      return { since: iso(now.getTime() - 90 * DAY_MS), bucket: 'week' as const }
+    case 'quarter':
+      return { since: iso(quarterStart(year, quarter)), bucket: 'week' as const }
+    case 'previous-quarter':
+      return {
+        since: iso(quarterStart(quarter === 0 ? year - 1 : year, (quarter + 3) % 4)),
+        until: iso(quarterStart(year, quarter)),
+        bucket: 'week' as const,
+      }
+  }
+}
+
+/** `GET /ui/dora`: the five keys of one environment (production by default) over a window. */
+export function doraRoutes(deps: WebDeps) {
+  return new Elysia().get(
+    '/ui/dora',
+    signedIn(deps, async (page) => {
+      const owner = page.principal
+      const query = pageQuery(page.url)
+      const environments = await page.read(() => listEnvironments(deps.readSql, owner.workspaceId))
+      const names = environments.map((environment) => environment.environment)
+      const asked = query.get('range')
+      const range = (RANGES as readonly string[]).includes(asked ?? '')
+        ? (asked as DoraRange)
+        : '90d'
+      // Production by default: the first production environment in pipeline order, else the last.
+      const environment =
+        query.get('environment') ??
+        environments.find((each) => each.production)?.environment ??
+        names.at(-1)
+      const text = (name: string) => (query.get(name) ? { [name]: query.get(name) as string } : {})
+      const selection: DoraSelection = {
+        range,
+        ...(environment === undefined ? {} : { environment }),
+        ...text('app'),
+        ...text('repository'),
+        ...text('since'),
+        ...text('until'),
+      }
+      if (environment === undefined) return doraPage(undefined, selection, names)
+      // The window a shared link gives (validated as the API validates it), else the preset.
+      const preset = rangeWindow(range, new Date())
+      const window: Record<string, string> =
+        selection.since || selection.until
+          ? { ...text('since'), ...text('until'), bucket: 'week' }
+          : {
+              since: preset.since,
+              ...(preset.until ? { until: preset.until } : {}),
+              bucket: preset.bucket,
+            }
+      const api = new URLSearchParams({ environment, ...window })
+      if (selection.app) api.set('app', selection.app)
+      if (selection.repository) api.set('repository', selection.repository)
+      const parsed = parametersOf(DoraQuery, api)
+      const metrics = await page.read(() => doraMetricsOf(deps.readSql, owner, parsed))
+      return doraPage(metrics, selection, names)
+    }),
+  )
+}

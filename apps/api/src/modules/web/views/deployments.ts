@@ -1,0 +1,107 @@
+import type { DeploymentPage, DeploymentStatus } from '@shiplog/schema'
+import { utc } from './format.ts'
+import { bdi, html } from './html.ts'
+import type { PageContent } from './layout.ts'
+
+/** The list's filters as the page's URL carries them (every one shareable). */
+export interface TimelineFilters {
+  app?: string
+  environment?: string
+  repository?: string
+  version?: string
+  commitHash?: string
+  since?: string
+  until?: string
+  changeType?: 'initial' | 'redeploy' | 'rollback' | 'forward'
+  status?: 'recorded' | 'queued' | 'failed'
+  limit?: string
+  cursor?: string
+}
+
+const FIELDS = [
+  ['app', 'Application'],
+  ['environment', 'Environment'],
+  ['repository', 'Repository'],
+  ['version', 'Version'],
+  ['commitHash', 'Commit'],
+  ['since', 'Since (UTC)'],
+  ['until', 'Until (UTC)'],
+] as const
+
+const CHANGE_TYPES = ['initial', 'redeploy', 'rollback', 'forward'] as const
+
+/** The URL of the timeline (or its CSV) with these filters. */
+export function timelineUrl(filters: TimelineFilters, path = '/ui/deployments'): string {
+  const query = new URLSearchParams()
+  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value)
+  const text = query.toString()
+  return text ? `${path}?${text}` : path
+}
+
+/** What a row says about a deployment's place and fate: change type, failure, status. */
+export function marks(deployment: DeploymentStatus) {
+  return html`${deployment.status !== 'recorded' ? html`<span class="badge ${deployment.status}">${deployment.status}</span> ` : ''}${
+    deployment.changeType
+      ? html`<span class="badge ${deployment.changeType}">${deployment.changeType}</span> `
+      : ''
+  }${deployment.changeFailure ? html`<span class="badge failed">failed</span>` : ''}`
+}
+
+/** The timeline: newest first, every filter of the list API, a page at a time. */
+export function deploymentsPage(page: DeploymentPage, filters: TimelineFilters): PageContent {
+  const { cursor: _, ...withoutCursor } = filters
+  // The CSV holds every matching deployment: no page size.
+  const { limit: __, ...exported } = withoutCursor
+  return {
+    title: 'Deployments',
+    section: '/ui/deployments',
+    description:
+      'Every deployment, newest first, with its change type and fate; filter and export.',
+    body: html`<h1>Deployments</h1>
+<form class="filters" method="get" action="/ui/deployments">
+${FIELDS.map(
+  ([name, label]) =>
+    html`<label for="filter-${name}">${label}<input id="filter-${name}" name="${name}" value="${filters[name] ?? ''}"${
+      name === 'since' || name === 'until' ? html` placeholder="2026-05-04"` : ''
+    }></label>`,
+)}
+<label for="filter-changeType">Change<select id="filter-changeType" name="changeType">
+<option value="">any</option>
+${CHANGE_TYPES.map(
+  (type) =>
+    html`<option value="${type}"${filters.changeType === type ? html` selected` : ''}>${type}</option>`,
+)}
+</select></label>
+<label for="filter-status">Status<select id="filter-status" name="status">
+${(['recorded', 'queued', 'failed'] as const).map(
+  (status) =>
+    html`<option value="${status}"${(filters.status ?? 'recorded') === status ? html` selected` : ''}>${status}</option>`,
+)}
+</select></label>
+<button type="submit">Filter</button>
+<a href="/ui/deployments">Clear the filters</a>
+</form>
+<p><a href="${timelineUrl(exported, '/ui/deployments.csv')}" download>Download every matching deployment as CSV</a></p>
+${
+  page.data.length === 0
+    ? html`<p>No deployment matches these filters.</p>`
+    : html`<div class="table-scroll"><table>
+<thead><tr><th scope="col">Deployed (UTC)</th><th scope="col">Application</th><th scope="col">Environment</th><th scope="col">Version</th><th scope="col">Commit</th><th scope="col">Change</th><th scope="col">By</th></tr></thead>
+<tbody>${page.data.map(
+        (deployment) => html`<tr>
+<td><a href="/ui/deployments/${deployment.id}">${utc(deployment.deployedAt)}</a></td>
+<td>${bdi(deployment.app)}<br><span class="muted">${bdi(deployment.repositoryFullName)}</span></td>
+<td>${bdi(deployment.environment)}</td>
+<td>${bdi(deployment.version)}</td>
+<td><code>${deployment.commitHash.slice(0, 12)}</code></td>
+<td>${marks(deployment)}</td>
+<td>${deployment.author === null ? html`<span class="muted">—</span>` : bdi(deployment.author)}</td>
+</tr>`,
+      )}</tbody></table></div>`
+}
+<nav class="pager" aria-label="Pages">
+${filters.cursor ? html`<a href="${timelineUrl(withoutCursor)}">Newest</a>` : ''}
+${page.nextCursor ? html`<a href="${timelineUrl({ ...withoutCursor, cursor: page.nextCursor })}" rel="next">Older</a>` : ''}
+</nav>`,
+  }
+}

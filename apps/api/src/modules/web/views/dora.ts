@@ -1,0 +1,178 @@
+import type { DoraFigures, DoraMetrics } from '@shiplog/schema'
+import { trendChart } from './chart.ts'
+import { duration, durationAxisTop, percent, utc } from './format.ts'
+import { bdi, type Html, html } from './html.ts'
+import type { PageContent } from './layout.ts'
+
+/** The window presets, and how the page names them. */
+export const RANGES = ['7d', '30d', '90d', 'quarter', 'previous-quarter'] as const
+export type DoraRange = (typeof RANGES)[number]
+const RANGE_LABELS: Record<DoraRange, string> = {
+  '7d': 'last 7 days',
+  '30d': 'last 30 days',
+  '90d': 'last 90 days',
+  quarter: 'this quarter',
+  'previous-quarter': 'last quarter',
+}
+
+/** The window the page asks for: an environment, a preset, optional app or repository. */
+export interface DoraSelection {
+  environment?: string
+  range: DoraRange
+  app?: string
+  repository?: string
+  /** An exact window (a date or RFC 3339), as a shared link carries it; else the preset. */
+  since?: string
+  until?: string
+}
+
+interface Key {
+  id: string
+  title: string
+  figure: (figures: DoraFigures) => string
+  detail: (figures: DoraFigures) => string
+  value: (figures: DoraFigures) => number | null
+  kind: 'bars' | 'line'
+  format: (value: number) => string
+  /** Durations get axes in whole times, not decimal seconds. */
+  durations?: true
+  definition: string
+}
+
+const KEYS: Key[] = [
+  {
+    id: 'frequency',
+    title: 'Deployment frequency',
+    figure: (f) => `${f.deploymentFrequency.perDay.toFixed(2)} / day`,
+    detail: (f) => `${f.deploymentFrequency.deployments} deployments`,
+    value: (f) => f.deploymentFrequency.deployments,
+    kind: 'bars',
+    format: (v) => `${Math.round(v)} deployments`,
+    definition:
+      'Recorded deployments to the environment in the window (voided ones left out), per day.',
+  },
+  {
+    id: 'lead-time',
+    title: 'Change lead time',
+    figure: (f) => duration(f.changeLeadTime.medianSeconds),
+    detail: (f) =>
+      `median of ${f.changeLeadTime.commits} commits; 90th percentile ${duration(f.changeLeadTime.p90Seconds)}`,
+    value: (f) => f.changeLeadTime.medianSeconds,
+    kind: 'line',
+    format: (v) => duration(v),
+    durations: true,
+    definition:
+      "For each commit first delivered to the environment by a deployment in the window: that deployment's deployedAt minus the commit's committer time. Commits of an application's first deployment are left out.",
+  },
+  {
+    id: 'fail-rate',
+    title: 'Change fail rate',
+    figure: (f) => percent(f.changeFailRate.ratio),
+    detail: (f) => `${f.changeFailRate.failed} of ${f.changeFailRate.deployments} changes failed`,
+    value: (f) => f.changeFailRate.ratio,
+    kind: 'line',
+    format: (v) => percent(v),
+    definition:
+      'Failed deployments ÷ deployments that changed something (initial or forward). A deployment failed when a rollback returned past it, a later commit reverted one it delivered, or an incident named it as its cause; counted once.',
+  },
+  {
+    id: 'recovery',
+    title: 'Failed deployment recovery time',
+    figure: (f) => duration(f.failedDeploymentRecoveryTime.medianSeconds),
+    detail: (f) =>
+      `median of ${f.failedDeploymentRecoveryTime.recoveries} recoveries; ${f.failedDeploymentRecoveryTime.open} not recovered`,
+    value: (f) => f.failedDeploymentRecoveryTime.medianSeconds,
+    kind: 'line',
+    format: (v) => duration(v),
+    durations: true,
+    definition:
+      'From a failed deployment to what recovered it: the rollback, the reverting deployment, or the resolution of the incident. Failures not recovered yet are counted apart.',
+  },
+  {
+    id: 'rework',
+    title: 'Deployment rework rate',
+    figure: (f) => percent(f.deploymentReworkRate.ratio),
+    detail: (f) =>
+      `${f.deploymentReworkRate.rework} of ${f.deploymentReworkRate.deployments} deployments were rework`,
+    value: (f) => f.deploymentReworkRate.ratio,
+    kind: 'line',
+    format: (v) => percent(v),
+    definition:
+      'Rollbacks, and deployments that fixed a failure (a revert, or shiplog notify --fixes), ÷ all deployments.',
+  },
+]
+
+// Daily buckets start a day apart; weekly ones a week.
+const unitOf = (metrics: DoraMetrics): 'day' | 'week' => {
+  const [first, second] = metrics.series
+  return first && second && Date.parse(second.start) - Date.parse(first.start) === 86_400_000
+    ? 'day'
+    : 'week'
+}
+
+function keyPanel(key: Key, metrics: DoraMetrics, unit: 'day' | 'week'): Html {
+  const points = metrics.series.map((bucket) => ({
+    label: bucket.start.slice(0, 10),
+    value: key.value(bucket),
+  }))
+  const axisTop = key.durations
+    ? durationAxisTop(Math.max(0, ...points.map((point) => point.value ?? 0)))
+    : undefined
+  return html`<section class="key" aria-labelledby="key-${key.id}">
+<h2 id="key-${key.id}">${key.title}</h2>
+<p class="figure">${key.figure(metrics)}</p>
+<p class="muted">${key.detail(metrics)}</p>
+${trendChart({
+  id: `chart-${key.id}`,
+  title: `${key.title} per ${unit}`,
+  description: `${key.title}, ${unit} by ${unit}, from ${utc(metrics.since)} to ${utc(metrics.until)}.`,
+  points,
+  format: key.format,
+  kind: key.kind,
+  ...(axisTop === undefined ? {} : { yMax: axisTop }),
+})}
+<details class="definition"><summary>How it is computed</summary><p>${key.definition}</p></details>
+</section>`
+}
+
+/** DORA's five keys for an environment and window: each a figure and a weekly trend. */
+export function doraPage(
+  metrics: DoraMetrics | undefined,
+  selection: DoraSelection,
+  environments: string[],
+): PageContent {
+  return {
+    title: selection.environment ? `DORA: ${selection.environment}` : 'DORA',
+    section: '/ui/dora',
+    description:
+      'DORA’s five keys of an environment: deployment frequency, lead time, fail rate, recovery and rework.',
+    body: html`<h1>How we deliver${selection.environment ? html` to ${selection.environment}` : ''}</h1>
+<form class="filters" method="get" action="/ui/dora">
+<label for="dora-environment">Environment<select id="dora-environment" name="environment">
+${environments.map(
+  (name) =>
+    html`<option dir="auto" value="${name}"${name.toLowerCase() === selection.environment?.toLowerCase() ? html` selected` : ''}>${name}</option>`,
+)}
+</select></label>
+<label for="dora-range">Window<select id="dora-range" name="range">
+${RANGES.map(
+  (range) =>
+    html`<option value="${range}"${range === selection.range ? html` selected` : ''}>${RANGE_LABELS[range]}</option>`,
+)}
+</select></label>
+<label for="dora-app">Application<input id="dora-app" name="app" value="${selection.app ?? ''}"></label>
+<label for="dora-repository">Repository<input id="dora-repository" name="repository" value="${selection.repository ?? ''}"></label>
+<label for="dora-since">Or from (UTC)<input id="dora-since" name="since" value="${selection.since ?? ''}" placeholder="2026-05-01"></label>
+<label for="dora-until">to<input id="dora-until" name="until" value="${selection.until ?? ''}" placeholder="2026-06-01"></label>
+<button type="submit">Show</button>
+</form>
+${
+  metrics
+    ? html`<p class="muted">${bdi(metrics.environment)}, ${utc(metrics.since)} to ${utc(metrics.until)}${
+        selection.app ? html`, application ${bdi(selection.app)}` : ''
+      }${selection.repository ? html`, repository ${bdi(selection.repository)}` : ''}.</p>
+<div class="keys">${KEYS.map((key) => keyPanel(key, metrics, unitOf(metrics)))}</div>`
+    : html`<p>No deployment recorded yet: the keys appear once an environment has one.</p>`
+}`,
+  }
+}

@@ -1,0 +1,36 @@
+import type { Incident } from '@shiplog/schema'
+import type { AuditEvent } from '@shiplog/schema/audit'
+import { utc } from './format.ts'
+import { historySection } from './history.ts'
+import { bdi, html, isolate } from './html.ts'
+import type { PageContent, Viewer } from './layout.ts'
+
+/** The form that resolves an open incident now (for the operator and admin roles). */
+export const resolveForm = (incident: Incident, csrfToken: string) =>
+  html`<form method="post" action="/ui/incidents/${incident.id}/resolve"><input type="hidden" name="csrf" value="${csrfToken}"><button class="secondary" type="submit" aria-label="Resolve ${incident.title}">Resolve</button></form>`
+
+/** One incident: what, where, its cause and fix, and who opened and changed it. */
+export function incidentPage(
+  incident: Incident,
+  history: readonly AuditEvent[],
+  viewer: Viewer & { mayWrite: boolean },
+): PageContent {
+  const link = (id: string | null, text: string) =>
+    id ? html`<a href="/ui/deployments/${id}">${text}</a>` : html`<span class="muted">—</span>`
+  return {
+    title: isolate(incident.title),
+    section: '/ui/incidents',
+    body: html`<h1>${bdi(incident.title)}</h1>
+<dl class="facts">
+<dt>Status</dt><dd><span class="badge ${incident.status}">${incident.status}</span></dd>
+<dt>Where</dt><dd>${bdi(incident.environment)}${incident.app ? html` · ${bdi(incident.app)}` : ''}</dd>
+<dt>Started</dt><dd>${utc(incident.startedAt)}</dd>
+<dt>Resolved</dt><dd>${incident.resolvedAt ? utc(incident.resolvedAt) : '—'}</dd>
+<dt>Cause</dt><dd>${link(incident.causeDeploymentId, 'the deployment that caused it')}</dd>
+<dt>Fixed by</dt><dd>${link(incident.fixedByDeploymentId, 'the deployment that fixed it')}</dd>
+</dl>
+${viewer.mayWrite && incident.status === 'open' ? resolveForm(incident, viewer.csrfToken) : ''}
+${historySection(history)}
+<p><a href="/ui/incidents">All incidents</a></p>`,
+  }
+}

@@ -1,0 +1,105 @@
+import type { KeyOwner } from '@shiplog/db/queries/api-keys'
+import type { PgBoss } from '@shiplog/db/queue'
+import type { NoQuery, Scope } from '@shiplog/schema'
+import type { Static, TObject, TSchema } from '@sinclair/typebox'
+import type { Enqueuer } from '../enqueue/enqueuer.ts'
+import type { ReadClients } from '../modules/deployments/service.ts'
+import type { ReadSlots } from '../plugins/rate-limit/read-slots.ts'
+import type { Answer } from './answers.ts'
+
+/** The groups of operations, in the order the document and its page list them. */
+export const TAGS = {
+  Deployments: 'Record deployments and read them back',
+  Catalog: 'Applications, environments, and what is deployed where',
+  Metrics: 'DORA metrics computed from recorded deployments',
+  Incidents: 'What went wrong in an environment, and what caused it',
+  Audit: 'Who changed the record: people signed in through single sign-on, and keys',
+} as const
+
+export type Tag = keyof typeof TAGS
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** The JSON body a route reads: refused with 413, 408, 400 or 422 before its handler runs. */
+export interface BodyDeclaration {
+  /** What the body holds, as published; its handler's service validates against it. */
+  schema: TSchema
+  /** Completes "The request body must be a JSON object with …" for a body that is not one. */
+  expected: string
+  /** Larger than the default limit (`BODY_MAX_BYTES`). */
+  maxBytes?: number
+  /** No body at all (no length, no type) is allowed: the handler gets `undefined`. */
+  optional?: true
+}
+
+/**
+ * What a route promises a client, declared once: the registrar (`register.ts`) checks requests
+ * by it, in the contract's order, and `openapi.ts` publishes it. Checks beyond it (a body's
+ * fields, the Idempotency-Key) are its service's.
+ */
+export interface RouteContract {
+  method: Method
+  /** OpenAPI form: `/v1/deployments/{id}`. */
+  path: `/v1/${string}`
+  operationId: string
+  tag: Tag
+  summary: string
+  /** Markdown. */
+  description: string
+  scope: Scope
+  params?: TObject
+  /**
+   * Omitted: the route takes no parameters, and any given is a 422. `'ignored'`: the query
+   * string is not read at all, as `POST /v1/deployments` has always done.
+   */
+  query?: TObject | 'ignored'
+  /** Request headers it reads, for the document (its service checks them). */
+  headers?: TObject
+  body?: BodyDeclaration
+  /** Every status it may answer but 401 and 403, which follow from authentication and `scope`. */
+  answers: Record<number, Answer>
+}
+
+/** What a route's handler needs from the rest of the app. */
+export interface RouteDeps {
+  /** `replica`: the read pool (DATABASE_READ_URL, else the primary); `primary`: for writes. */
+  clients: ReadClients
+  boss: PgBoss
+  queue: Enqueuer
+  /** Bounds concurrent reads per key and in all. */
+  reads: ReadSlots
+  /** Bounds concurrent receipts, which may read the primary. */
+  receipts: ReadSlots
+}
+
+/** A request that passed every check of its contract. */
+export interface RouteInput<Q extends TObject, P extends TObject> {
+  owner: KeyOwner
+  query: Static<Q>
+  params: Static<P>
+  /** The parsed JSON body, not yet validated against its schema. */
+  body: unknown
+  request: Request
+  /** Headers of the answer, for a `Location`. */
+  headers: Record<string, unknown>
+  /** When the request arrived, before anything was checked. */
+  receivedAt: Date
+}
+
+/** A route: its contract and the handler that answers once every check passed. */
+export interface Route extends RouteContract {
+  handle(input: RouteInput<TObject, TObject>, deps: RouteDeps): unknown
+}
+
+type EmptyObject = TObject<Record<never, never>>
+
+/** Declares a route, typing its handler's query and path parameters by their schemas. */
+export function route<Q extends TObject = typeof NoQuery, P extends TObject = EmptyObject>(
+  declaration: Omit<RouteContract, 'query' | 'params'> & {
+    query?: Q | 'ignored'
+    params?: P
+    handle(input: RouteInput<Q, P>, deps: RouteDeps): unknown
+  },
+): Route {
+  return declaration as unknown as Route
+}

@@ -1,0 +1,59 @@
+import { auditRoutes } from '../modules/audit/index.ts'
+import { catalogRoutes } from '../modules/catalog/index.ts'
+import { compareRoutes } from '../modules/compare/index.ts'
+import { deploymentRoutes } from '../modules/deployments/index.ts'
+import { doraRoutes } from '../modules/dora/index.ts'
+import { incidentRoutes } from '../modules/incidents/index.ts'
+import type { Route } from './route.ts'
+
+/**
+ * The route table: every `/v1` route, its contract and its handler. The app registers these
+ * (`register.ts`) and `/openapi.json` publishes them (`openapi.ts`), in this order.
+ */
+export const API_ROUTES: readonly Route[] = [
+  ...deploymentRoutes,
+  ...catalogRoutes,
+  ...compareRoutes,
+  ...doraRoutes,
+  ...incidentRoutes,
+  ...auditRoutes,
+]
+
+/** A route outside the API's contract: not under `/v1`, not in `/openapi.json`. */
+export interface OtherRoute {
+  /** `*`: any method. */
+  method: 'GET' | 'POST' | '*'
+  /** A path ending in `/*` stands for itself (`/ui`) and every path under it. */
+  path: string
+  /** Who calls it, and why it is not in the OpenAPI document. */
+  for: string
+}
+
+/** Every route the app serves besides the API's: a test fails for a route in neither list. */
+export const OTHER_ROUTES: readonly OtherRoute[] = [
+  { method: 'GET', path: '/healthz', for: 'the cluster: liveness probe' },
+  { method: 'GET', path: '/readyz', for: 'the cluster: readiness probe' },
+  { method: 'GET', path: '/openapi.json', for: 'clients: the document itself' },
+  { method: 'GET', path: '/docs', for: 'people: the document, rendered' },
+  { method: 'GET', path: '/', for: 'people: redirects to the dashboard' },
+  {
+    method: 'GET',
+    path: '/robots.txt',
+    for: 'crawlers: nothing is hidden (every page needs a session)',
+  },
+  {
+    method: '*',
+    path: '/ui/*',
+    for: 'people: the dashboard, signed in through single sign-on or with a read key',
+  },
+  {
+    method: 'GET',
+    path: '/cli/shiplog.mjs',
+    for: 'pipelines: the shiplog CLI, served by the Shiplog it reports to',
+  },
+  {
+    method: 'GET',
+    path: '/cli/shiplog.mjs.sha256',
+    for: 'pipelines: the SHA-256 of the CLI bundle, to pin or check it',
+  },
+]

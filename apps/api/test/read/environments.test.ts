@@ -1,0 +1,129 @@
+/** Environments in pipeline order, production marked: by the rule of their names until set. */
+import { expect, test } from 'bun:test'
+import { issueApiKey } from '@shiplog/db/issue-api-key'
+import fc from 'fast-check'
+import { validDeployment } from '../harness.ts'
+import { readSuite } from './suite.ts'
+
+const r = readSuite()
+
+async function deployTo(key: string, environments: string[]) {
+  for (const environment of environments) {
+    await r.postDeployment(validDeployment({ environment, version: environment }), {}, key)
+  }
+  await r.h.drain()
+}
+
+const placesOf = (body: {
+  data: { environment: string; position: number; production: boolean }[]
+}) => body.data.map((e) => [e.environment, e.position, e.production])
+
+test('GET /v1/environments lists them in pipeline order by the rule, production marked, and /v1/state’s columns follow', async () => {
+  const key = (await r.h.createKey({ workspace: 'pipeline', rateLimitPerMinute: 100_000 })).key
+  await deployTo(key, ['staging', 'production', 'dev', 'eu-production', 'perf'])
+  const { body } = await r.getJson('/v1/environments', key)
+  expect(placesOf(body)).toEqual([
+    ['dev', 10, false],
+    ['perf', 30, false],
+    ['staging', 40, false],
+    ['eu-production', 50, true],
+    ['production', 50, true],
+  ])
+  const state = await r.getJson('/v1/state', key)
+  expect(state.body.environments).toEqual(['dev', 'perf', 'staging', 'eu-production', 'production'])
+  expect(state.body.rows[0].cells.map((cell: { environment: string }) => cell.environment)).toEqual(
+    state.body.environments,
+  )
+})
+
+test('PUT /v1/environments/{name} sets a place (admin scope); null goes back to the rule', async () => {
+  const { key } = await issueApiKey(r.h.sql, {
+    workspace: 'placing',
+    name: 'ops',
+    scopes: ['admin'],
+    rateLimitPerMinute: 100_000,
+  })
+  const reader = (await r.h.createKey({ workspace: 'placing', rateLimitPerMinute: 100_000 })).key
+  await deployTo(key, ['staging', 'production', 'perf'])
+  const put = (name: string, body: unknown, withKey = key) =>
+    r.h.send('PUT', `/v1/environments/${encodeURIComponent(name)}`, { key: withKey, body })
+
+  const placed = await put('PERF', { position: 45, production: true })
+  expect(placed.status).toBe(200)
+  expect(await placed.json()).toMatchObject({ environment: 'perf', position: 45, production: true })
+  expect(placesOf((await r.getJson('/v1/environments', key)).body)).toEqual([
+    ['staging', 40, false],
+    ['perf', 45, true],
+    ['production', 50, true],
+  ])
+  // A field left out stays; null goes back to the rule.
+  expect((await (await put('perf', { production: null })).json()).production).toBe(false)
+  expect((await (await put('perf', { position: null })).json()).position).toBe(30)
+
+  const refused = await put('perf', { position: 1001, production: 'yes', postion: 1 })
+  expect(refused.status).toBe(422)
+  expect((await refused.json()).errors).toEqual([
+    { field: 'position', message: 'must be a whole number from 0 to 1000, or null' },
+    { field: 'production', message: 'must be true, false or null' },
+    { field: 'postion', message: 'is not a known field; did you mean "position"?' },
+  ])
+  expect((await put('perf', {})).status).toBe(422)
+  expect((await put('nowhere', { position: 1 })).status).toBe(404)
+  expect((await put('perf', { position: 1 }, reader)).status).toBe(403)
+  // Another workspace's environment of the same name is not this one.
+  const stranger = await issueApiKey(r.h.sql, {
+    workspace: 'elsewhere',
+    name: 'ops',
+    scopes: ['admin'],
+  })
+  expect((await put('perf', { position: 1 }, stranger.key)).status).toBe(404)
+})
+
+test('property: no name or body a client sends to PUT /v1/environments/{name} gets anything but 200 or a 4xx', async () => {
+  const { key } = await issueApiKey(r.h.sql, {
+    workspace: 'placing-fuzz',
+    name: 'ops',
+    scopes: ['admin'],
+    rateLimitPerMinute: 10_000_000,
+  })
+  await deployTo(key, ['production', 'staging'])
+  const name = fc.oneof(
+    fc.constantFrom('production', 'STAGING', 'nowhere', '%00', '%ZZ', 'a%2Fb', 'x'.repeat(300)),
+    fc.string({ unit: 'binary', maxLength: 20 }).map(encodeURIComponent),
+  )
+  const anyValue = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.string())
+  const body = fc.oneof(
+    fc.record(
+      { position: fc.oneof(fc.integer({ min: -5, max: 1005 }), anyValue), production: anyValue },
+      { requiredKeys: [] },
+    ),
+    fc.dictionary(fc.string({ maxLength: 10 }), anyValue),
+    fc.jsonValue(),
+  )
+  const statuses = new Set<number>()
+  await fc.assert(
+    fc.asyncProperty(name, body, async (environment, value) => {
+      let response: Response
+      try {
+        response = await r.h.send('PUT', `/v1/environments/${environment}`, {
+          key,
+          headers: { 'content-type': 'application/json' },
+          rawBody: JSON.stringify(value) ?? 'null',
+        })
+      } catch (error) {
+        if (error instanceof TypeError) return // a URL no client could send
+        throw error
+      }
+      statuses.add(response.status)
+      expect({ environment, value, status: response.status < 500 }).toEqual({
+        environment,
+        value,
+        status: true,
+      })
+    }),
+    { numRuns: 300 },
+  )
+  expect(statuses).toContain(200)
+  expect(statuses).toContain(422)
+  expect(r.h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
+})

@@ -1,0 +1,33 @@
+-- The locks writers take so that concurrent transactions recording deployments, voids, repeated
+-- deliveries and commit lists neither miss each other's rows nor deadlock. Each trigger takes
+-- them in this order: the commit-arrivals lock of each workspace (by workspace id), then
+-- deployment_cells rows (in key order: read_model_add upserts them so, lock_streams_of locks
+-- them so).
+
+-- Commit lists may arrive while their deployment is still queued. A list stored then and a
+-- batch recording its deployment must not miss each other (each in a snapshot without the
+-- other's rows): batches take this lock shared, per workspace, before any cell; a list for a
+-- deployment not yet recorded takes it exclusively, then looks again.
+create or replace function lock_commit_arrivals(workspace bigint, exclusive boolean) returns void
+language plpgsql as $$
+begin
+  if exclusive then
+    perform pg_advisory_xact_lock(hashtextextended('shiplog commit arrivals', workspace));
+  else
+    perform pg_advisory_xact_lock_shared(hashtextextended('shiplog commit arrivals', workspace));
+  end if;
+end
+$$;
+
+-- Locks the deployment_cells rows of these deployments' streams in key order, so that no other
+-- writer changes those streams until commit.
+create or replace function lock_streams_of(ids uuid[]) returns void
+language plpgsql as $$
+begin
+  perform 1 from deployment_cells c
+   where (c.workspace_id, c.application_id, c.environment_id) in (
+     select d.workspace_id, d.application_id, d.environment_id from deployments d where d.id = any(ids))
+   order by c.workspace_id, c.application_id, c.environment_id
+   for update;
+end
+$$;

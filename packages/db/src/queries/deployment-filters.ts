@@ -1,0 +1,88 @@
+import type { ChangeType, PageCursor } from '@shiplog/schema'
+import type { Sql } from '../client.ts'
+import { instantAt } from './keyset.ts'
+
+/** Which deployments of a workspace to list, newest `deployedAt` first. */
+export interface DeploymentFilters {
+  workspaceId: string
+  appKey?: string
+  environmentKey?: string
+  repositoryKey?: string
+  version?: string
+  /** Lower-case hexadecimal; matches commits that start with it. */
+  commitPrefix?: string
+  /** RFC 3339; deployedAt at or after. */
+  since?: string
+  /** RFC 3339; deployedAt before. */
+  until?: string
+  /** Only deployments of this change type. */
+  changeType?: ChangeType
+  limit: number
+  after?: PageCursor
+}
+
+// A commit prefix is matched on the indexed first seven digits (deployments_by_commit_prefix), as
+// a range: every hexadecimal digit sorts below 'g'.
+const INDEXED_COMMIT_DIGITS = 7
+
+/**
+ * The change type of the deployment row `d`, from its DORA facts (deployment_dora_facts_pkey): a
+ * deployment that is not 'forward' always has a row there, holding the type change_type()
+ * computes (kept exact by the triggers, checked by `bun run db:verify`). One key probe, where
+ * change_type() walks the stream twice: what a filter or an export of millions of rows needs.
+ */
+export const storedChangeType = (sql: Sql) => sql`
+  coalesce((select f.change_type from deployment_dora_facts f where f.deployment_id = d.id), 'forward')`
+
+/** The change type asked for, if any. */
+export function changeTypeCondition(sql: Sql, query: DeploymentFilters) {
+  if (query.changeType === undefined) return sql``
+  return sql`and ${storedChangeType(sql)} = ${query.changeType}`
+}
+
+/** The window's conditions: since and until. */
+export function windowConditions(sql: Sql, query: DeploymentFilters) {
+  return sql`
+    ${query.since === undefined ? sql`` : sql`and d.deployed_at >= ${query.since}::text::timestamptz`}
+    ${query.until === undefined ? sql`` : sql`and d.deployed_at < ${query.until}::text::timestamptz`}`
+}
+
+/**
+ * The conditions every path applies to the rows it walks: exact filters, window and keyset.
+ * The keyset's `deployed_at <=` is implied by the row comparison, stated so an index on
+ * deployedAt alone can start its backward scan there.
+ */
+export function rowConditions(sql: Sql, query: DeploymentFilters) {
+  const { after, commitPrefix } = query
+  const indexed = (prefix: string) => prefix.slice(0, INDEXED_COMMIT_DIGITS)
+  return sql`
+    and d.voided_at is null
+    ${query.version === undefined ? sql`` : sql`and d.version = ${query.version}`}
+    ${
+      commitPrefix === undefined
+        ? sql``
+        : sql`and left(d.commit_hash, 7) collate "C" >= ${indexed(commitPrefix)}
+              and left(d.commit_hash, 7) collate "C" < ${`${indexed(commitPrefix)}g`}
+              and starts_with(d.commit_hash, ${commitPrefix})`
+    }
+    ${windowConditions(sql, query)}
+    ${changeTypeCondition(sql, query)}
+    ${
+      after === undefined
+        ? sql``
+        : sql`and d.deployed_at <= ${instantAt(sql, after.deployedAtMicros)}
+              and (d.deployed_at, d.id) < (${instantAt(sql, after.deployedAtMicros)}, ${after.id}::uuid)`
+    }`
+}
+
+// The applications a filter names: applications_by_name (workspace, name key), or the
+// repository's through repositories_unique_name.
+export const applicationIds = (sql: Sql, query: DeploymentFilters) => sql`
+  select a.id from applications a join repositories r on r.id = a.repository_id
+   where a.workspace_id = ${query.workspaceId}
+     ${query.appKey === undefined ? sql`` : sql`and a.name_key = ${query.appKey}`}
+     ${query.repositoryKey === undefined ? sql`` : sql`and r.full_name_key = ${query.repositoryKey}`}`
+
+export const environmentId = (sql: Sql, query: DeploymentFilters) => sql`(
+  select id from environments
+   where workspace_id = ${query.workspaceId} and name_key = ${query.environmentKey ?? null})`

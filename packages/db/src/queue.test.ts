@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { createSql, type Sql } from './client.ts'
+import { createBoss, type PgBoss, stopQuietly } from './queue.ts'
+import { createTestDatabase, type TestDatabase } from './testing/test-database.ts'
+
+let database: TestDatabase
+let sql: Sql
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  sql = createSql(database.url, { applicationName: 'shiplog-queue-test', maxConnections: 1 })
+})
+
+afterAll(async () => {
+  await sql.end()
+  await database.drop()
+})
+
+const queueConnections = async (applicationName: string) => {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from pg_stat_activity where application_name = ${applicationName}`
+  return row?.count ?? 0
+}
+
+// A backend leaves pg_stat_activity a moment after its client hangs up.
+const allClosed = async (applicationName: string) => {
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; await Bun.sleep(20)) {
+    if ((await queueConnections(applicationName)) === 0) return true
+  }
+  return false
+}
+
+test('stopQuietly stops a running queue and closes its connections, logging nothing', async () => {
+  const boss = createBoss(database.url, 'producer', 'shiplog-queue-test-stop')
+  await boss.start()
+  await boss.send('deployments', { probe: true })
+  expect(await queueConnections('shiplog-queue-test-stop')).toBeGreaterThan(0)
+
+  const lines: Record<string, unknown>[] = []
+  await stopQuietly(boss, (line) => lines.push(line))
+
+  expect(lines).toEqual([])
+  expect(await allClosed('shiplog-queue-test-stop')).toBe(true)
+})
+
+test('stopQuietly logs a failed stop instead of throwing it', async () => {
+  // pg-boss gives no way to make its own stop fail on demand; this stands in for one that does.
+  const failing = {
+    stop: () => Promise.reject(new Error('connection terminated unexpectedly')),
+  } as unknown as PgBoss
+  const lines: Record<string, unknown>[] = []
+
+  await stopQuietly(failing, (line) => lines.push(line))
+
+  expect(lines).toEqual([
+    {
+      level: 'warn',
+      msg: 'queue did not stop cleanly',
+      error: 'Error: connection terminated unexpectedly',
+    },
+  ])
+})

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { type DeploymentJob, instantFromMicros } from '@shiplog/schema'
+import fc from 'fast-check'
+import { createSql, type Sql, type Tx } from './client.ts'
+import { replaceDeploymentCommits } from './queries/deployment-commits.ts'
+import { recordDeployments } from './queries/record-deployments.ts'
+import { ensureWorkspace } from './queries/workspaces.ts'
+import { contentKey, type Delivered, deliveriesOf, reached, run } from './testing/delivery-runs.ts'
+import { expectExact } from './testing/read-model-recount.ts'
+import { emptyRecordedTables } from './testing/recorded-jobs.ts'
+import { createTestDatabase, type TestDatabase } from './testing/test-database.ts'
+
+// The read model (packages/db/sql/03_read_model.sql, 07_dora_facts.sql) must hold exactly what
+// its expected_* views compute from the deployments and their commit lists, whatever the worker
+// records and whenever pipelines send lists: duplicates, aliases, backfills, ties, concurrent
+// batches, lists for deployments still queued or for repeated deliveries, replaced lists,
+// instants at every boundary of its day and week numbering. Each check is made twice: by
+// verifyReadModel, and against a recount done in TypeScript (testing/read-model-recount.ts).
+
+let database: TestDatabase
+let sql: Sql
+let workspaceIds: [string, string]
+beforeAll(async () => {
+  database = await createTestDatabase()
+  sql = createSql(database.url, { applicationName: 'read-model-test', maxConnections: 6 })
+  workspaceIds = [(await ensureWorkspace(sql, 'alpha')).id, (await ensureWorkspace(sql, 'beta')).id]
+})
+afterAll(async () => {
+  await sql?.end()
+  await database?.drop()
+})
+
+const record = (jobs: DeploymentJob[]) =>
+  sql.begin((tx: Tx) => recordDeployments(tx, jobs)) as Promise<number>
+
+/** Voids deployments by their place among those not voided yet, as DELETE does. */
+async function voidSome(places: number[]) {
+  for (const place of places) {
+    const ids = await sql<{ id: string }[]>`
+      select id::text from deployments where voided_at is null order by id`
+    const id = ids[place % Math.max(ids.length, 1)]?.id
+    if (!id) return
+    await sql`update deployments set voided_at = now() where id = ${id} and voided_at is null`
+    reached.voids++
+  }
+}
+
+type ListOp = { ref: number; commits: { sha: string; at: bigint; reverts: string[] }[] }
+
+/**
+ * Stores the step's commit lists as the commits endpoint does, counting those sent while their
+ * deployment was still queued (recorded by a later step) and those replacing an earlier list.
+ */
+async function storeLists(
+  listOps: ListOp[],
+  delivered: Delivered[],
+  stepOfDelivery: number[],
+  step: number,
+  stored: Set<string>,
+) {
+  for (const { ref: place, commits } of listOps) {
+    const index = place % delivered.length
+    const target = delivered[index]
+    if (!target) continue
+    if ((stepOfDelivery[index] ?? 0) > step) reached.listsWhileQueued++
+    if (stored.has(target.job.id)) reached.listsReplaced++
+    stored.add(target.job.id)
+    await replaceDeploymentCommits(sql, target.job.workspaceId, target.job.id, {
+      truncated: false,
+      commits: commits.map((commit) => ({
+        sha: commit.sha,
+        committedAt: instantFromMicros(commit.at),
+        authoredAt: instantFromMicros(commit.at),
+        reverts: commit.reverts,
+      })),
+    })
+  }
+}
+
+describe('the read model, after any run of recorded batches', () => {
+  test('property: matches the deployments after every step, sequential or concurrent', async () => {
+    await fc.assert(
+      fc.asyncProperty(run, async (generated) => {
+        reached.runs++
+        await emptyRecordedTables(sql)
+        const { delivered, steps } = deliveriesOf(generated, workspaceIds)
+        const stepOfDelivery = steps.flatMap((batches, index) => batches.flat().map(() => index))
+        const listed = new Set<string>()
+        for (const [index, batches] of steps.entries()) {
+          // Voids and lists run beside the step's batches: a void or a list and a batch of one
+          // cell must neither deadlock nor miss each other.
+          await Promise.all([
+            ...batches.map(record),
+            voidSome(generated[index]?.voids ?? []),
+            storeLists(generated[index]?.lists ?? [], delivered, stepOfDelivery, index, listed),
+          ])
+          await expectExact(sql)
+        }
+        const [onAliases] = await sql<{ count: number }[]>`
+          select count(*)::int as count from deployment_commit_lists l
+           where exists (select 1 from deployment_aliases a where a.id = l.deployment_id)`
+        reached.listsOfRepeatedDeliveries += onAliases?.count ?? 0
+        // Each distinct deployment was recorded once; every other id became an alias of it.
+        const distinct = new Set(delivered.map(({ content: c }) => contentKey(c)))
+        const ids = new Set(delivered.map(({ job }) => job.id))
+        const [tally] = await sql<{ deployments: number; aliases: number }[]>`
+          select (select count(*)::int from deployments) as deployments,
+                 (select count(*)::int from deployment_aliases) as aliases`
+        expect(tally).toEqual({ deployments: distinct.size, aliases: ids.size - distinct.size })
+      }),
+      { numRuns: 60 },
+    )
+    // Not vacuous: the runs reached every case the property is about.
+    for (const [what, times] of Object.entries(reached)) {
+      expect({ what, reached: times > 5 }).toEqual({ what, reached: true })
+    }
+  }, 60_000)
+})
