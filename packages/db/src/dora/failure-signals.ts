@@ -88,7 +88,8 @@ function rollbackSignals(sql: SqlTag, deployments: Fragment): Fragment {
 }
 
 // The reverting commits are read from the reverting deployment's own lists and those of its
-// repeated deliveries, kept where it delivered them first (delivered_before: a probe each). The
+// repeated deliveries, kept where it delivered them first (delivered_before: a probe each, unless
+// it lists one, which `reverts` of its facts says it delivered first: nearly every one). The
 // first delivery of each commit they revert is probed by commit, each deployment behind
 // `offset 0` so it stays a key probe; a reverted commit that itself reverts (a re-apply) is not
 // followed.
@@ -98,13 +99,16 @@ function revertSignals(sql: SqlTag, deployments: Fragment): Fragment {
       from ${deployments} fixer
      cross join lateral (
        select distinct unnest(c.reverts) as sha
-         from (select c.sha, c.reverts from deployment_commits c
-                where c.deployment_id = fixer.deployment_id and cardinality(c.reverts) > 0
-               union all
-               select c.sha, c.reverts from deployment_aliases a
-                 join deployment_commits c on c.deployment_id = a.id
-                where a.deployment_id = fixer.deployment_id and cardinality(c.reverts) > 0) c
-        where not delivered_before(c.sha, fixer.application_id, fixer.environment_id,
+         from (select c.*, count(*) over () as listed
+                 from (select c.sha, c.reverts from deployment_commits c
+                        where c.deployment_id = fixer.deployment_id and cardinality(c.reverts) > 0
+                       union all
+                       select c.sha, c.reverts from deployment_aliases a
+                         join deployment_commits c on c.deployment_id = a.id
+                        where a.deployment_id = fixer.deployment_id and cardinality(c.reverts) > 0) c) c
+        -- One reverting commit listed: fixer.reverts already says it delivered it first.
+        where c.listed = 1
+           or not delivered_before(c.sha, fixer.application_id, fixer.environment_id,
                                    fixer.deployed_at, fixer.deployment_id)) reverted
      cross join lateral (
        select e.id, ec.reverts from deployment_commits ec
