@@ -54,7 +54,7 @@ const notify = (
     { cwd, env: { ...inherited, NO_COLOR: '1', SHIPLOG_API_KEY: key, ...env } },
   )
 
-test('the first deployment sends none; the next sends git log previous..commit, reverts included', async () => {
+test('the first deployment sends its history; the next sends git log previous..commit, reverts included', async () => {
   const repo = join(dir, 'origin')
   await git(dir, ['init', '--quiet', '-b', 'main', repo])
   const first = await commitAt(
@@ -84,7 +84,9 @@ test('the first deployment sends none; the next sends git log previous..commit, 
 
   const initial = await notify(repo, first, 'v1', '2026-05-01T12:00:00Z')
   expect({ code: initial.code, stderr: initial.stderr }).toEqual({ code: 0, stderr: '' })
-  expect(initial.stdout).toContain('The first deployment of this app here')
+  expect(initial.stdout).toContain(
+    'No earlier deployment of this app here: sent the 1 commits of its history, in case one arrives later.',
+  )
 
   const next = await notify(repo, third, 'v2', '2026-05-03T12:00:00Z')
   expect({ code: next.code, stderr: next.stderr }).toEqual({ code: 0, stderr: '' })
