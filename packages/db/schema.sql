@@ -315,6 +315,8 @@ CREATE INDEX deployment_dora_facts_change_type ON public.deployment_dora_facts U
 
 CREATE INDEX deployment_dora_facts_rollback_target ON public.deployment_dora_facts USING btree (rollback_target) WHERE (rollback_target IS NOT NULL);
 
+CREATE INDEX deployment_dora_facts_signals ON public.deployment_dora_facts USING btree (environment_id, deployed_at) INCLUDE (application_id, deployment_id, change_type, rollback_target, reverts) WHERE ((change_type = 'rollback'::text) OR reverts);
+
 CREATE INDEX deployment_dora_facts_window ON public.deployment_dora_facts USING btree (environment_id, deployed_at) INCLUDE (application_id, deployment_id, change_type, rollback_target, reverts, lead_seconds) WHERE (cardinality(lead_seconds) <= 200);
 
 CREATE INDEX deployment_dora_facts_window_long ON public.deployment_dora_facts USING btree (environment_id, deployed_at) WHERE (cardinality(lead_seconds) > 200);
@@ -414,15 +416,16 @@ create view expected_deployment_dora_facts as
           GROUP BY (canonical_deployment(c.deployment_id)), c.sha
         ), first_deliveries AS (
          SELECT DISTINCT ON (t.application_id, t.environment_id, dl.sha) t.id,
-            EXTRACT(epoch FROM t.deployed_at - dl.committed_at)::double precision AS seconds
+            EXTRACT(epoch FROM t.deployed_at - dl.committed_at)::double precision AS seconds,
+            dl.reverting
            FROM delivered dl
              JOIN typed t ON t.id = dl.deployment_id
           ORDER BY t.application_id, t.environment_id, dl.sha, t.deployed_at, t.id
         ), reverting AS (
-         SELECT delivered.deployment_id,
-            bool_or(delivered.reverting) AS reverts
-           FROM delivered
-          GROUP BY delivered.deployment_id
+         SELECT first_deliveries.id AS deployment_id,
+            bool_or(first_deliveries.reverting) AS reverts
+           FROM first_deliveries
+          GROUP BY first_deliveries.id
         ), leads AS (
          SELECT first_deliveries.id,
             array_agg(first_deliveries.seconds ORDER BY first_deliveries.seconds) AS lead_seconds
@@ -733,17 +736,19 @@ AS $function$
                   when previous_of.commit_hash = d.commit_hash then 'redeploy'
                   when earlier_same_commit.id is not null then 'rollback'
                   else 'forward' end as change_type) as typed
-    -- Its commits read once for both: whether one reverts another, and the lead times of those
-    -- it delivered first (ascending seconds: latest committer time first).
+    -- Its commits read once for both, each probed once for an earlier delivery: whether one it
+    -- delivered first reverts another, and the lead times of those it delivered first
+    -- (ascending seconds: latest committer time first).
     cross join lateral (
-      select coalesce(bool_or(c.reverting), false) as reverts,
+      select coalesce(bool_or(c.reverting) filter (where c.first), false) as reverts,
              coalesce(array_agg(extract(epoch from d.deployed_at - c.committed_at)::float8
                                 order by c.committed_at desc)
-                        filter (where typed.change_type <> 'initial'
-                                  and not delivered_before(c.sha, d.application_id, d.environment_id,
-                                                           d.deployed_at, d.id)),
+                        filter (where typed.change_type <> 'initial' and c.first),
                       '{}'::float8[]) as lead_seconds
-        from delivered_commits(d.id) c) as delivered
+        from (select dc.committed_at, dc.reverting,
+                     not delivered_before(dc.sha, d.application_id, d.environment_id,
+                                          d.deployed_at, d.id) as first
+                from delivered_commits(d.id) dc) c) as delivered
     cross join lateral (
       select d.id as deployment_id, d.environment_id, d.application_id, d.deployed_at,
              typed.change_type,

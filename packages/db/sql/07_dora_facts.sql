@@ -5,7 +5,12 @@
 -- expected_deployment_dora_facts.
 --
 -- A deployment has a row only when it holds something: a change type other than 'forward', a
--- commit that reverts another, or commits it was the first to deliver. Failures are not stored:
+-- commit that reverts another which it was the first of its stream to deliver (`reverts`: a
+-- revert re-delivered after a rollback, or sent again in a later list, signals nothing there), or
+-- commits it was the first to deliver. Every column is a function of the stream's deployments and
+-- of the union of the commit lists stored for them, whatever order they arrived in: a deployment
+-- that arrives before an earlier one is recomputed when the earlier one (or its list) arrives,
+-- by refresh_dora_facts. Failures are not stored:
 -- they point backwards (a rollback fails the deployment after its target, a revert fails the
 -- first delivery of what it reverts, an incident names its cause), and the few signals of a
 -- window are followed at read time from these rows (queries/dora.ts).
@@ -40,12 +45,14 @@ delivered as (
 ),
 first_deliveries as (
   select distinct on (t.application_id, t.environment_id, dl.sha)
-         t.id, extract(epoch from t.deployed_at - dl.committed_at)::float8 as seconds
+         t.id, extract(epoch from t.deployed_at - dl.committed_at)::float8 as seconds,
+         dl.reverting
     from delivered dl join typed t on t.id = dl.deployment_id
    order by t.application_id, t.environment_id, dl.sha, t.deployed_at, t.id
 ),
+-- A revert signals where its commit is first delivered, as lead time counts commits there.
 reverting as (
-  select deployment_id, bool_or(reverting) as reverts from delivered group by deployment_id
+  select id as deployment_id, bool_or(reverting) as reverts from first_deliveries group by id
 ),
 leads as (
   select id, array_agg(seconds order by seconds) as lead_seconds from first_deliveries group by id
@@ -82,17 +89,19 @@ language sql stable parallel safe as $$
                   when previous_of.commit_hash = d.commit_hash then 'redeploy'
                   when earlier_same_commit.id is not null then 'rollback'
                   else 'forward' end as change_type) as typed
-    -- Its commits read once for both: whether one reverts another, and the lead times of those
-    -- it delivered first (ascending seconds: latest committer time first).
+    -- Its commits read once for both, each probed once for an earlier delivery: whether one it
+    -- delivered first reverts another, and the lead times of those it delivered first
+    -- (ascending seconds: latest committer time first).
     cross join lateral (
-      select coalesce(bool_or(c.reverting), false) as reverts,
+      select coalesce(bool_or(c.reverting) filter (where c.first), false) as reverts,
              coalesce(array_agg(extract(epoch from d.deployed_at - c.committed_at)::float8
                                 order by c.committed_at desc)
-                        filter (where typed.change_type <> 'initial'
-                                  and not delivered_before(c.sha, d.application_id, d.environment_id,
-                                                           d.deployed_at, d.id)),
+                        filter (where typed.change_type <> 'initial' and c.first),
                       '{}'::float8[]) as lead_seconds
-        from delivered_commits(d.id) c) as delivered
+        from (select dc.committed_at, dc.reverting,
+                     not delivered_before(dc.sha, d.application_id, d.environment_id,
+                                          d.deployed_at, d.id) as first
+                from delivered_commits(d.id) dc) c) as delivered
     cross join lateral (
       select d.id as deployment_id, d.environment_id, d.application_id, d.deployed_at,
              typed.change_type,

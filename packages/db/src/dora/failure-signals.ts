@@ -2,16 +2,26 @@
 // the one place the rule is written. Three signals name a failed deployment:
 // - rollback: a rollback returns to its target; the first deployment after that target failed,
 //   recovered at the rollback;
-// - revert: a deployment with a commit that reverts another; the first deployment of its stream
-//   (its application in its environment) to deliver the reverted commit failed, recovered at the
-//   reverting deployment;
+// - revert: a commit that reverts another, where it is first delivered to the stream (its
+//   application in its environment; `reverts` of deployment_dora_facts): the first deployment of
+//   the stream to deliver the reverted commit, if that is an earlier one, failed, recovered at the
+//   reverting deployment. A revert re-delivered later (after a rollback) signals nothing again; a
+//   commit shipped with its own revert failed nothing; reverting a revert (a re-apply) fails
+//   nothing: it brings back a change, it does not undo a failed one;
 // - incident: the deployment an incident names as its cause failed, recovered when the incident
 //   was resolved (not while it is open).
 // A deployment fails once whatever its signals, recovered at the earliest of their recoveries.
 //
+// Failure is a fact of the deployment that failed, known from every signal stored now, whenever
+// it arrived: a window counts a deployment of its own as failed even when the rollback, revert
+// or incident came after the window's end, and recovered at the earliest recovery known now.
+// So a span has the same figures asked alone or as a bucket of a longer window, and a report of
+// a past month changes only when facts about its deployments arrive.
+//
 // Signals point backwards, from what signals to what failed, and are followed that way, each
-// an index probe or two. A receipt follows every signal known now that may name its deployment
-// (change-failures.ts); a window, those known at its end (`signalsOfWindow`).
+// an index probe or two. A receipt follows every signal that may name its deployment
+// (change-failures.ts); a window, those of its own deployments and of every later one of its
+// environment that signals (`signalsOfWindow`): no signal before `since` can name one of them.
 
 import type { Fragment, SqlTag } from '../client.ts'
 import type { WindowScope } from './window-scope.ts'
@@ -40,11 +50,24 @@ export function failureSignals(sql: SqlTag, sources: SignalSources): Fragment {
 
 /**
  * CTE `signals` of the facts statement: those of the window's own rollbacks and reverting
- * deployments (CTE `facts`), as the history the keys see ends at `until`, and of every incident
- * of its environment.
+ * deployments (CTE `facts`), of those after `until` (the index of deployment_dora_facts by
+ * environment and time, from `until` on: none, for a window that ends now), and of every
+ * incident of its environment.
  */
 export function signalsOfWindow(w: WindowScope): Fragment {
-  return failureSignals(w.tx, { deployments: w.tx`facts`, incidents: w.incidents })
+  const { tx } = w
+  const signalling = tx`(
+    select deployment_id, application_id, environment_id, deployed_at, change_type,
+           rollback_target, reverts
+      from facts where change_type = 'rollback' or reverts
+    union all
+    select f.deployment_id, f.application_id, f.environment_id, f.deployed_at, f.change_type,
+           f.rollback_target, f.reverts
+      from deployment_dora_facts f
+     where f.environment_id = ${w.environmentId} and f.deployed_at >= ${w.until}
+       and (f.change_type = 'rollback' or f.reverts)
+       ${w.ofSelected(tx`f.application_id`)})`
+  return failureSignals(tx, { deployments: signalling, incidents: w.incidents })
 }
 
 /** Each failed deployment of `signals` once, with its earliest recovery: failed_id, recovered_at. */
@@ -64,22 +87,27 @@ function rollbackSignals(sql: SqlTag, deployments: Fragment): Fragment {
      where r.change_type = 'rollback'`
 }
 
-// The commits reverted are read from the reverting deployment's own lists and those of its
-// repeated deliveries; the first delivery of each is probed by commit, each deployment behind
-// `offset 0` so it stays a key probe.
+// The reverting commits are read from the reverting deployment's own lists and those of its
+// repeated deliveries, kept where it delivered them first (delivered_before: a probe each). The
+// first delivery of each commit they revert is probed by commit, each deployment behind
+// `offset 0` so it stays a key probe; a reverted commit that itself reverts (a re-apply) is not
+// followed.
 function revertSignals(sql: SqlTag, deployments: Fragment): Fragment {
   return sql`
     select first_delivery.id, 'revert', fixer.deployment_id, null, reverted.sha, fixer.deployed_at
       from ${deployments} fixer
      cross join lateral (
-       select unnest(c.reverts) as sha from deployment_commits c
-        where c.deployment_id = fixer.deployment_id and cardinality(c.reverts) > 0
-       union
-       select unnest(c.reverts) from deployment_aliases a
-         join deployment_commits c on c.deployment_id = a.id
-        where a.deployment_id = fixer.deployment_id and cardinality(c.reverts) > 0) reverted
+       select distinct unnest(c.reverts) as sha
+         from (select c.sha, c.reverts from deployment_commits c
+                where c.deployment_id = fixer.deployment_id and cardinality(c.reverts) > 0
+               union all
+               select c.sha, c.reverts from deployment_aliases a
+                 join deployment_commits c on c.deployment_id = a.id
+                where a.deployment_id = fixer.deployment_id and cardinality(c.reverts) > 0) c
+        where not delivered_before(c.sha, fixer.application_id, fixer.environment_id,
+                                   fixer.deployed_at, fixer.deployment_id)) reverted
      cross join lateral (
-       select e.id from deployment_commits ec
+       select e.id, ec.reverts from deployment_commits ec
          cross join lateral (select * from deployments probed where probed.id = canonical_deployment(ec.deployment_id) offset 0) e
         where ec.sha = reverted.sha
           and e.application_id = fixer.application_id and e.environment_id = fixer.environment_id
@@ -87,7 +115,7 @@ function revertSignals(sql: SqlTag, deployments: Fragment): Fragment {
           and (e.deployed_at, e.id) < (fixer.deployed_at, fixer.deployment_id)
         order by e.deployed_at, e.id
         limit 1) first_delivery
-     where fixer.reverts`
+     where fixer.reverts and cardinality(first_delivery.reverts) = 0`
 }
 
 function incidentSignals(sql: SqlTag, incidents: Fragment): Fragment {

@@ -1,10 +1,20 @@
 import type { DeploymentCommit, DeploymentCommits, ValidCommit } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
 
+/** An empty list sent for a deployment that has commits stored: refused, the list kept. */
+export class StoredListKept extends Error {
+  constructor(readonly stored: number) {
+    super(`the deployment has ${stored} commits stored; an empty list does not replace them`)
+  }
+}
+
 /**
  * Replaces the commits stored for a deployment (its receipt id) with `commits`. Concurrent calls
  * for one deployment are stored one after the other, the last to commit staying whole: sending
- * the same list again changes nothing, a corrected one replaces it (docs/api.md).
+ * the same list again changes nothing, a corrected one replaces it (docs/api.md). An empty list
+ * never replaces a stored one (throws StoredListKept, nothing changed): a pipeline that ran again
+ * without the history it had, or that now sees this deployment as a redeploy, would otherwise
+ * erase what the DORA keys count of it.
  */
 export async function replaceDeploymentCommits(
   sql: Sql,
@@ -22,6 +32,12 @@ export async function replaceDeploymentCommits(
       on conflict (deployment_id) do update
         set truncated = excluded.truncated, web_url = excluded.web_url,
             stored_at = excluded.stored_at`
+    if (list.commits.length === 0) {
+      // Counted after the row above is locked: no other list of this deployment is half stored.
+      const [held] = await tx<{ count: number }[]>`
+        select count(*)::int as count from deployment_commits where deployment_id = ${deploymentId}`
+      if ((held?.count ?? 0) > 0) throw new StoredListKept(held?.count ?? 0)
+    }
     // Up to 5,000 commits as one set: arrays unnested, reverts as JSON arrays of text.
     const given = tx`
       select sha, committed::timestamptz as committed_at, authored::timestamptz as authored_at,

@@ -2,6 +2,7 @@ import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import {
   findDeploymentCommits,
   replaceDeploymentCommits,
+  StoredListKept,
 } from '@shiplog/db/queries/deployment-commits'
 import type { PgBoss } from '@shiplog/db/queue'
 import { type DeploymentCommits, validateDeploymentCommits } from '@shiplog/schema'
@@ -13,7 +14,8 @@ export const COMMITS_BODY_MAX_BYTES = 2 * 1024 * 1024
 
 /**
  * Stores the commits of an accepted deployment, queued or recorded, replacing any sent before:
- * 422 for a bad list, 404 for an id not of the workspace, 409 for one that failed to record.
+ * 422 for a bad list, 404 for an id not of the workspace, 409 for one that failed to record or
+ * for an empty list where commits are stored.
  */
 export async function storeDeploymentCommits(
   clients: ReadClients,
@@ -36,7 +38,14 @@ export async function storeDeploymentCommits(
       'This deployment failed to record, so it delivered nothing: replay it (bun run jobs retry), then send its commits again.',
     )
   }
-  await replaceDeploymentCommits(clients.primary, owner.workspaceId, id, list)
+  try {
+    await replaceDeploymentCommits(clients.primary, owner.workspaceId, id, list)
+  } catch (error) {
+    if (!(error instanceof StoredListKept)) throw error
+    throw problems.conflict(
+      `This deployment has ${error.stored} commits stored, so an empty list does not replace them (it was kept): send the corrected list, not an empty one.`,
+    )
+  }
 }
 
 /** The commits stored for a deployment: the replica, else the primary (just stored); else 404. */

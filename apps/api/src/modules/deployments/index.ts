@@ -170,7 +170,7 @@ const putDeploymentCommits = route({
   operationId: 'putDeploymentCommits',
   tag: 'Deployments',
   summary: 'Store the commits a deployment delivered',
-  description: `The commits \`git log <previous deployment>..<commit>\` lists in the pipeline's checkout (\`shiplog notify\` sends them), at most 5,000: change lead time starts at their committer time, and a commit that reverts another marks the deployment that delivered that one as failed. For an accepted deployment, queued or recorded; sending a list again replaces the one stored, so a retry is safe. Needs the \`deployments:write\` scope; a body of up to 2 MiB.`,
+  description: `The commits \`git log <previous deployment>..<commit>\` lists in the pipeline's checkout (\`shiplog notify\` sends them), at most 5,000: change lead time starts at their committer time, and a commit that reverts another, where it is first delivered, marks the deployment that first delivered that one as failed. For an accepted deployment, queued or recorded; sending a list again replaces the one stored, so a retry is safe, but an empty list never replaces stored commits. Needs the \`deployments:write\` scope; a body of up to 2 MiB.`,
   scope: 'deployments:write',
   params: DeploymentIdParams,
   body: {
@@ -181,7 +181,9 @@ const putDeploymentCommits = route({
   answers: {
     204: { description: 'Stored' },
     404: problem(NOT_FOUND),
-    409: problem('The deployment failed to record: replay it first'),
+    409: problem(
+      'The deployment failed to record (replay it first), or the list is empty and commits are stored (they are kept)',
+    ),
     422: problem('A bad commit list: every failing field is listed in `errors` (at most 20)'),
     ...WRITE_ERRORS,
   },

@@ -1,0 +1,252 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import fc from 'fast-check'
+import { createSql, type Sql } from '../client.ts'
+import { ensureWorkspace } from '../queries/workspaces.ts'
+import { readModelMatches, verifyReadModel } from '../read-model.ts'
+import { type History, oracleCounts, oracleOf } from '../testing/dora-oracle.ts'
+import { type Arrival, inOrder, replay } from '../testing/dora-replay.ts'
+import { microsOf } from '../testing/recorded-jobs.ts'
+import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
+import { findChangeFailures } from './change-failures.ts'
+import { doraMetrics } from './metrics.ts'
+import { DAY_MICROS } from './time-units.ts'
+
+// Random histories of one application in production (deployments with commit lists, reverts,
+// reverts of reverts, redeploys, rollbacks, incidents resolved or open, some after the window)
+// stored in random arrival orders. Whatever the order: the stored facts are those the view
+// `bun run db:verify` checks; every window's figures equal the sum of its buckets' and each
+// bucket asked alone; its failed deployments are those the receipts name and those the rules
+// of docs/dora.md give (dora-oracle.ts), with the same recoveries; and every figure equals the
+// in-order replay's.
+
+let database: TestDatabase
+let sql: Sql
+let workspaceId: string
+beforeAll(async () => {
+  database = await createTestDatabase()
+  sql = createSql(database.url, { applicationName: 'dora-history-test', maxConnections: 4 })
+  workspaceId = (await ensureWorkspace(sql, 'alpha')).id
+})
+afterAll(async () => {
+  await sql?.end()
+  await database?.drop()
+})
+
+// Monday 2026-03-02: the window is five weeks from there; deployments start 3 days before it
+// and end a week after it, so signals and recoveries fall on both sides of `until`.
+const T0 = microsOf('2026-03-02T00:00:00Z')
+const HOUR = 3_600_000_000n
+const WEEK = 7n * DAY_MICROS
+const WINDOW = { since: T0, until: T0 + 5n * WEEK }
+
+const sha = (n: number) => n.toString(16).padStart(2, '0').repeat(20)
+const uuid = (prefix: number, n: number) =>
+  `0000000${prefix}-0000-7000-8000-${n.toString(16).padStart(12, '0')}`
+
+const historyArbitrary = fc
+  .record({
+    commitCount: fc.integer({ min: 2, max: 9 }),
+    reverts: fc.array(fc.option(fc.nat(), { nil: undefined }), { minLength: 9, maxLength: 9 }),
+    deployments: fc.array(
+      fc.record({
+        hours: fc.integer({ min: 0, max: 45 * 24 }),
+        commit: fc.nat(),
+        list: fc.option(fc.array(fc.nat(), { maxLength: 5 }), { nil: null, freq: 4 }),
+      }),
+      { minLength: 2, maxLength: 9 },
+    ),
+    incidents: fc.array(
+      fc.record({
+        cause: fc.nat(),
+        resolvedHours: fc.option(fc.integer({ min: 1, max: 20 * 24 }), { nil: null, freq: 2 }),
+        fixedBy: fc.option(fc.nat(), { nil: null }),
+      }),
+      { maxLength: 4 },
+    ),
+  })
+  .map(({ commitCount, reverts, deployments, incidents }): History => {
+    // Commits every 10 hours from 5 days before the window; one may revert an earlier one.
+    const commits = Array.from({ length: commitCount }, (_, i) => {
+      const target = reverts[i]
+      return {
+        sha: sha(i + 1),
+        committedAt: T0 - 5n * DAY_MICROS + BigInt(i * 10) * HOUR,
+        reverts: i > 0 && target !== undefined && target % 3 === 0 ? [sha((target % i) + 1)] : [],
+      }
+    })
+    const hours = [...new Set(deployments.map((d) => d.hours))].sort((a, b) => a - b)
+    const placed = deployments.slice(0, hours.length).map((d, i) => {
+      const commit = d.commit % commitCount
+      return {
+        id: uuid(1, i + 1),
+        at: T0 - 3n * DAY_MICROS + BigInt(hours[i] ?? 0) * HOUR,
+        commit: sha(commit + 1),
+        // What it delivered: commits up to its own (as git log lists ancestors), any of them.
+        list: d.list && [...new Set(d.list.map((n) => sha((n % (commit + 1)) + 1)))],
+      }
+    })
+    return {
+      commits,
+      deployments: placed,
+      incidents: incidents.map((incident, i) => {
+        const cause = placed[incident.cause % placed.length] as (typeof placed)[number]
+        const fixer =
+          incident.fixedBy === null ? undefined : placed[incident.fixedBy % placed.length]
+        const fixedBy = fixer && fixer.at > cause.at ? fixer : undefined
+        const resolvedAt = fixedBy
+          ? fixedBy.at
+          : incident.resolvedHours === null
+            ? null
+            : cause.at + BigInt(incident.resolvedHours) * HOUR
+        return {
+          id: uuid(2, i + 1),
+          cause: cause.id,
+          startedAt: cause.at,
+          resolvedAt,
+          fixedBy: fixedBy?.id ?? null,
+        }
+      }),
+    }
+  })
+
+/** A shuffle of the in-order arrivals by random keys. */
+const shuffled = (history: History, keys: number[]): Arrival[] =>
+  inOrder(history)
+    .map((arrival, i) => ({ arrival, key: keys[i] ?? i }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ arrival }) => arrival)
+
+const ask = (since: bigint, until: bigint, bucket: 'day' | 'week') =>
+  doraMetrics(sql, { workspaceId, environmentKey: 'production', since, until, bucket })
+
+type Metrics = NonNullable<Awaited<ReturnType<typeof ask>>>
+const figures = ({ since: _s, until: _u, series: _x, ...keys }: Metrics) => keys
+
+/** Everything the database answers of the history stored: facts, failures, figures. */
+async function observe(windows: [bigint, bigint, 'day' | 'week'][]) {
+  const facts = await sql`
+    select deployment_id::text, change_type, rollback_target::text, reverts, lead_seconds
+      from deployment_dora_facts order by deployment_id`
+  const ids = (await sql<{ id: string }[]>`select id::text from deployments order by id`).map(
+    ({ id }) => id,
+  )
+  const failures = Object.fromEntries(await findChangeFailures(sql, ids))
+  const metrics = []
+  for (const [since, until, bucket] of windows) metrics.push(await ask(since, until, bucket))
+  return { facts, failures, metrics }
+}
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0)
+/** The median of sorted seconds, as percentile_cont interpolates it, to the millisecond. */
+const median = (sorted: number[]) => {
+  if (sorted.length === 0) return null
+  const middle = (sorted.length - 1) / 2
+  const low = sorted[Math.floor(middle)] ?? 0
+  const high = sorted[Math.ceil(middle)] ?? 0
+  return Math.round((low + (high - low) * (middle - Math.floor(middle))) * 1000) / 1000
+}
+
+test('property: any arrival order, any window: the buckets add up, and equal the rules and the in-order replay', async () => {
+  const reached = { failed: 0, open: 0, revert: 0, later: 0, shuffledDiffers: 0 }
+  await fc.assert(
+    fc.asyncProperty(
+      historyArbitrary,
+      fc.array(fc.double({ noNaN: true }), { minLength: 40, maxLength: 40 }),
+      fc.integer({ min: 0, max: 34 * 24 }),
+      fc.integer({ min: 1, max: 10 * 24 }),
+      async (history, keys, fromHours, lengthHours) => {
+        const from = WINDOW.since + BigInt(fromHours) * HOUR
+        const windows: [bigint, bigint, 'day' | 'week'][] = [
+          [WINDOW.since, WINDOW.until, 'week'],
+          [from, from + BigInt(lengthHours) * HOUR, 'day'],
+        ]
+        await replay(sql, workspaceId, history, inOrder(history))
+        const ordered = await observe(windows)
+        const arrivals = shuffled(history, keys)
+        if (JSON.stringify(arrivals) !== JSON.stringify(inOrder(history))) reached.shuffledDiffers++
+        await replay(sql, workspaceId, history, arrivals)
+        expect(readModelMatches(await verifyReadModel(sql))).toBe(true)
+        const observed = await observe(windows)
+        expect(observed).toEqual(ordered)
+
+        const oracle = oracleOf(history)
+        for (const [index, [since, until]] of windows.entries()) {
+          const metrics = observed.metrics[index] as Metrics
+          const expected = oracleCounts(oracle, since, until)
+          // The window, by the rules.
+          expect({
+            deployments: metrics.deploymentFrequency.deployments,
+            changes: metrics.changeFailRate.deployments,
+            leadCommits: metrics.changeLeadTime.commits,
+            failed: metrics.changeFailRate.failed,
+            recoveries: metrics.failedDeploymentRecoveryTime.recoveries,
+            open: metrics.failedDeploymentRecoveryTime.open,
+            rework: metrics.deploymentReworkRate.rework,
+          }).toEqual({
+            deployments: expected.deployments,
+            changes: expected.changes,
+            leadCommits: expected.leadCommits,
+            failed: expected.failed,
+            recoveries: expected.recoveries.length,
+            open: expected.open,
+            rework: expected.rework,
+          })
+          expect(metrics.failedDeploymentRecoveryTime.medianSeconds).toEqual(
+            median(expected.recoveries),
+          )
+          // The failed set and recoveries the receipts give are the rules'.
+          const named = expected.failedIds.map((id) => {
+            const failure = observed.failures[id]
+            return failure ? [id, failure.recoveredAt] : [id, 'not failed']
+          })
+          expect(named).toEqual(
+            expected.failedIds.map((id) => {
+              const at = oracle.get(id)?.failure?.recoveredAt
+              return [id, at == null ? null : new Date(Number(at / 1000n)).toISOString()]
+            }),
+          )
+          // The buckets add up to the window, and each asked alone says the same.
+          const series = metrics.series
+          expect({
+            deployments: sum(series.map((b) => b.deploymentFrequency.deployments)),
+            leadCommits: sum(series.map((b) => b.changeLeadTime.commits)),
+            failed: sum(series.map((b) => b.changeFailRate.failed)),
+            recoveries: sum(series.map((b) => b.failedDeploymentRecoveryTime.recoveries)),
+            open: sum(series.map((b) => b.failedDeploymentRecoveryTime.open)),
+            rework: sum(series.map((b) => b.deploymentReworkRate.rework)),
+          }).toEqual({
+            deployments: expected.deployments,
+            leadCommits: expected.leadCommits,
+            failed: expected.failed,
+            recoveries: expected.recoveries.length,
+            open: expected.open,
+            rework: expected.rework,
+          })
+          const unit = index === 0 ? WEEK : DAY_MICROS
+          for (const bucket of series) {
+            const start = BigInt(Date.parse(bucket.start)) * 1000n
+            const alone = await ask(
+              start < since ? since : start,
+              start + unit > until ? until : start + unit,
+              index === 0 ? 'week' : 'day',
+            )
+            const { start: _, ...inWindow } = bucket
+            expect(figures(alone as Metrics)).toEqual(inWindow)
+          }
+          if (expected.failed > 0) reached.failed++
+          if (expected.open > 0) reached.open++
+          if (
+            expected.failedIds.some((id) => (oracle.get(id)?.failure?.recoveredAt ?? 0n) >= until)
+          )
+            reached.later++
+        }
+        if (history.commits.some((c) => c.reverts.length > 0)) reached.revert++
+      },
+    ),
+    { numRuns: Number(process.env.DORA_HISTORY_RUNS ?? 40) },
+  )
+  // Not vacuous: failures, open ones, reverts, recoveries after a window's end, shuffled orders.
+  for (const [what, times] of Object.entries(reached)) {
+    expect({ what, reached: times > 3 }).toEqual({ what, reached: true })
+  }
+}, 600_000)
