@@ -119,7 +119,7 @@ test('the first deployment sends its history; the next sends git log previous..c
   // A backfill between the two finds its own neighbour: v1, so it sends only `second`.
   const backfill = await notify(repo, second, 'v1.5', '2026-05-02T12:00:00Z')
   expect(backfill.stdout).toContain('Sent 1 commits since v1.')
-})
+}, 30_000)
 
 test('a shallow clone is deepened; one that cannot be is a one-line warning, and the deployment stands', async () => {
   const origin = join(dir, 'origin')
@@ -162,4 +162,35 @@ test('a shallow clone is deepened; one that cannot be is a one-line warning, and
   expect(annotated.stderr).toStartWith('::warning::this directory is not in a git checkout')
   const skipped = await notify(dir, newer, 'v6', '2026-05-07T12:00:00Z', ['--no-commits'])
   expect({ code: skipped.code, stderr: skipped.stderr }).toEqual({ code: 0, stderr: '' })
-})
+}, 30_000)
+
+test('reverts that name no single commit are sent as reverting nothing, with one warning line', async () => {
+  const repo = join(dir, 'unclear')
+  await git(dir, ['init', '--quiet', '-b', 'main', repo])
+  const at = (hour: number) => `2026-05-10T${String(hour).padStart(2, '0')}:00:00Z`
+  await commitAt(repo, 'a.txt', at(8), at(8), 'Bump version')
+  await commitAt(repo, 'b.txt', at(9), at(9), 'Bump version')
+  await commitAt(repo, 'a.txt', at(10), at(10), 'Revert "Bump version"')
+  await commitAt(repo, 'c.txt', at(11), at(11), 'Revert "Made on another branch"')
+  const last = await commitAt(repo, 'a.txt', at(12), at(12), 'Revert "Bump version" (#9)')
+  const own = await live.createKey({ workspace: 'git-commits-unclear' })
+  const run = await notify(repo, last, 'v1', '2026-05-10T13:00:00Z', [], { SHIPLOG_API_KEY: own })
+  expect(run.code).toBe(0)
+  const lines = run.stderr.trimEnd().split('\n')
+  expect(lines).toHaveLength(1)
+  expect(lines[0]).toStartWith(
+    'warning: 3 reverts are not counted, since what each reverts is not one commit of this history: ',
+  )
+  expect(lines[0]).toContain(`${last.slice(0, 12)} (Revert "Bump version" (#9)): 2 commits`)
+  const id = /^Deployment (\S+) accepted/.exec(run.stdout)?.[1] as string
+  const stored = await createShiplogClient({ baseUrl: live.url, apiKey: own }).getDeploymentCommits(
+    id,
+  )
+  expect(stored.commits.map((commit) => [commit.subject, commit.reverts])).toEqual([
+    ['Revert "Bump version" (#9)', []],
+    ['Revert "Made on another branch"', []],
+    ['Revert "Bump version"', []],
+    ['Bump version', []],
+    ['Bump version', []],
+  ])
+}, 30_000)
