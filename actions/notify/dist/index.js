@@ -5149,11 +5149,15 @@ async function sendCommits(plan, created, client, output, git) {
     if (!collected.ok)
       return missing(collected.reason);
     const webUrl = plan.webUrl ?? await originWebUrl(git.read);
-    await client.putDeploymentCommits(created.id, {
+    const kept = await putList(client, created.id, {
       commits: collected.commits,
       truncated: collected.truncated,
       ...webUrl === undefined ? {} : { webUrl }
     });
+    if (kept !== undefined) {
+      output.out(`No new commits to send: the ${kept} stored for this deployment are kept.`);
+      return "sent";
+    }
     if (collected.unresolvedReverts.length > 0)
       warn(output, unresolvedLine(collected.unresolvedReverts));
     const count = collected.commits.length;
@@ -5170,6 +5174,22 @@ async function sendCommits(plan, created, client, output, git) {
   }
 }
 var FIRST_HISTORY = FIRST_DEPLOYMENT_HISTORY.toLocaleString("en");
+async function putList(client, id, input) {
+  try {
+    await client.putDeploymentCommits(id, input);
+    return;
+  } catch (error) {
+    if (input.commits.length > 0 || !(error instanceof ShiplogError) || error.status !== 409) {
+      throw error;
+    }
+    const stored = await client.getDeploymentCommits(id).catch(() => {
+      return;
+    });
+    if (stored === undefined || stored.commits.length === 0)
+      throw error;
+    return stored.commits.length;
+  }
+}
 function unresolvedLine(notes) {
   const shown = notes.slice(0, 3).join("; ");
   const more = notes.length > 3 ? `; and ${notes.length - 3} more` : "";

@@ -1,4 +1,6 @@
+import type { DeploymentCommitsInput } from '@shiplog/schema'
 import type { CreatedDeployment, ShiplogClient } from './client.ts'
+import { ShiplogError } from './errors.ts'
 import { type Checkout, checkoutState, originWebUrl } from './git-checkout.ts'
 import { collectCommits, FIRST_DEPLOYMENT_HISTORY } from './git-commits.ts'
 import type { NotifyPlan } from './notify-args.ts'
@@ -59,11 +61,15 @@ export async function sendCommits(
     }
     if (!collected.ok) return missing(collected.reason)
     const webUrl = plan.webUrl ?? (await originWebUrl(git.read))
-    await client.putDeploymentCommits(created.id, {
+    const kept = await putList(client, created.id, {
       commits: collected.commits,
       truncated: collected.truncated,
       ...(webUrl === undefined ? {} : { webUrl }),
     })
+    if (kept !== undefined) {
+      output.out(`No new commits to send: the ${kept} stored for this deployment are kept.`)
+      return 'sent'
+    }
     if (collected.unresolvedReverts.length > 0)
       warn(output, unresolvedLine(collected.unresolvedReverts))
     const count = collected.commits.length
@@ -85,6 +91,29 @@ export async function sendCommits(
 }
 
 const FIRST_HISTORY = FIRST_DEPLOYMENT_HISTORY.toLocaleString('en')
+
+/**
+ * PUTs the list. The API refuses an empty list where commits are stored (409), keeping them: a
+ * re-run whose range became empty since (an earlier deployment of the same commit arrived
+ * between), not a problem. Resolves with how many were kept then, else undefined.
+ */
+async function putList(
+  client: ShiplogClient,
+  id: string,
+  input: DeploymentCommitsInput,
+): Promise<number | undefined> {
+  try {
+    await client.putDeploymentCommits(id, input)
+    return undefined
+  } catch (error) {
+    if (input.commits.length > 0 || !(error instanceof ShiplogError) || error.status !== 409) {
+      throw error
+    }
+    const stored = await client.getDeploymentCommits(id).catch(() => undefined)
+    if (stored === undefined || stored.commits.length === 0) throw error
+    return stored.commits.length
+  }
+}
 
 /** One line for every revert that names no single commit, however many there are. */
 function unresolvedLine(notes: string[]): string {

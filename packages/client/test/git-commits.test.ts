@@ -194,3 +194,26 @@ test('reverts that name no single commit are sent as reverting nothing, with one
     ['Bump version', []],
   ])
 }, 30_000)
+
+test('a re-run whose range became empty keeps the list stored, and says so', async () => {
+  const repo = join(dir, 'rerun')
+  await git(dir, ['init', '--quiet', '-b', 'main', repo])
+  await commitAt(repo, 'a.txt', '2026-05-20T08:00:00Z', '2026-05-20T08:00:00Z', 'one')
+  const two = await commitAt(repo, 'b.txt', '2026-05-20T09:00:00Z', '2026-05-20T09:00:00Z', 'two')
+  const own = { SHIPLOG_API_KEY: await live.createKey({ workspace: 'git-commits-rerun' }) }
+  const rerun = ['--idempotency-key', 'deploy-job-7']
+  const first = await notify(repo, two, 'v2', '2026-05-20T12:00:00Z', rerun, own)
+  expect(first.stdout).toContain('sent the 2 commits of its history')
+  // A backfill of the same commit, earlier: the first run's range is now empty.
+  const backfill = await notify(repo, two, 'v1', '2026-05-20T10:00:00Z', [], own)
+  expect({ code: backfill.code, stderr: backfill.stderr }).toEqual({ code: 0, stderr: '' })
+  const again = await notify(repo, two, 'v2', '2026-05-20T12:00:00Z', rerun, own)
+  expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' })
+  expect(again.stdout).toContain(
+    'No new commits to send: the 2 stored for this deployment are kept.',
+  )
+  const id = /^Deployment (\S+) accepted/.exec(again.stdout)?.[1] as string
+  expect(id).toBe(/^Deployment (\S+) accepted/.exec(first.stdout)?.[1] as string)
+  const client = createShiplogClient({ baseUrl: live.url, apiKey: own.SHIPLOG_API_KEY })
+  expect((await client.getDeploymentCommits(id)).commits).toHaveLength(2)
+}, 30_000)
