@@ -1,24 +1,21 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { issueApiKey } from '@shiplog/db/issue-api-key'
 import fc from 'fast-check'
 import { futureTime, lookalikeName, redirectTarget } from '../edge-inputs.ts'
-import { type Harness, startHarness, validDeployment } from '../harness.ts'
-import { startProvider, type TestProvider } from '../sign-in/oidc-provider.ts'
-import { ssoEnv } from '../sign-in/served-sso.ts'
+import type { Harness } from '../harness.ts'
+import type { TestProvider } from '../sign-in/oidc-provider.ts'
+import { type FuzzedDashboard, startFuzzedDashboard } from './fuzzed-dashboard.ts'
 
 // Whatever a browser (or anyone) sends to the dashboard, signed in or not, with or without the
 // session's CSRF token: an HTML page, a redirect or a 4xx, never a 5xx, and nothing changes
 // without the token. Single sign-on is on (a real provider runs), so its pages are fuzzed too;
 // answers at its callback are fuzzed in ../sign-in/refusals.test.ts.
 
+let dashboard: FuzzedDashboard
 let h: Harness
 let provider: TestProvider
 let cookie: string
-let csrf: string
 let deploymentId: string
 let keyId: string
-
-const pageOf = (response: Response) => response.text()
 
 /**
  * A redirect stays on this site: a path, never `//host`, `/\host` or another scheme; the one
@@ -38,45 +35,10 @@ function expectSameSite(response: Response) {
 }
 
 beforeAll(async () => {
-  provider = await startProvider('http://shiplog.test')
-  h = await startHarness({
-    READ_CONCURRENCY_PER_KEY: '1000',
-    // Every run may start a sign-in, which spends the address's budget.
-    UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '1000000',
-    ...ssoEnv(provider.issuer, 'http://shiplog.test'),
-  })
-  const { key, id } = await issueApiKey(h.sql, {
-    workspace: 'acme',
-    name: 'fuzz',
-    scopes: ['read', 'admin', 'incidents:write'],
-    rateLimitPerMinute: 10_000_000,
-  })
-  keyId = id
-  expect((await h.post(validDeployment({ app: 'api', environment: 'production' }))).status).toBe(
-    202,
-  )
-  await h.drain()
-  const [row] = await h.sql<{ id: string }[]>`select id from deployments limit 1`
-  deploymentId = row?.id ?? ''
-  const signIn = await h.api.fetch(
-    new Request('http://shiplog.test/ui/sign-in', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ key, next: '/ui' }),
-    }),
-  )
-  expect(signIn.status).toBe(303)
-  cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
-  const incidents = await pageOf(
-    await h.api.fetch(new Request('http://shiplog.test/ui/incidents', { headers: { cookie } })),
-  )
-  csrf = /name="csrf" value="([^"]+)"/.exec(incidents)?.[1] ?? ''
-  expect(csrf).not.toBe('')
+  dashboard = await startFuzzedDashboard()
+  ;({ h, provider, cookie, deploymentId, keyId } = dashboard)
 }, 60_000)
-afterAll(async () => {
-  await h?.close()
-  await provider?.stop()
-})
+afterAll(() => dashboard?.close())
 
 const text = fc.oneof(
   fc.constantFrom(
@@ -260,73 +222,3 @@ test('property: any form post is answered without a 5xx; without the session tok
   expect(await changes()).toEqual(before)
   expect(h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
 }, 120_000)
-
-/** A form posted from the session's own pages: its cookie and its CSRF token. */
-const post = (path: string, fields: Record<string, string>) =>
-  h.api.fetch(
-    new Request(`http://shiplog.test${path}`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrf, ...fields }),
-    }),
-  )
-
-test('with the session token, the forms do what they say (and bad input is a 4xx page)', async () => {
-  const bad = await post('/ui/incidents', { title: 'x', environment: 'nowhere' })
-  expect(bad.status).toBe(422)
-  expect(await bad.text()).toContain('has no deployments in your workspace')
-  // Refused, it is the form again with what was typed, not a bare problem page.
-  const late = await post('/ui/incidents', {
-    title: 'Kept <b>as typed</b>',
-    environment: 'production',
-    startedAt: 'tomorrow',
-  })
-  expect(late.status).toBe(422)
-  const form = await late.text()
-  expect(form).toContain('value="Kept &lt;b&gt;as typed&lt;/b&gt;"')
-  expect(form).toContain('aria-invalid="true"')
-  const opened = await post('/ui/incidents', { title: 'Errors', environment: 'production' })
-  expect(opened.status).toBe(303)
-  expect(await h.sql`select 1 from incidents where title = 'Errors'`).toHaveLength(1)
-  const created = await post('/ui/keys', { name: 'from the page', scope: 'read' })
-  expect(created.status).toBe(200)
-  expect(await created.text()).toMatch(/id="new-key">shiplog_/)
-  const unknownScope = await post('/ui/keys', { name: 'x', scope: 'root' })
-  expect(unknownScope.status).toBe(422)
-  // A key's session has no other workspace to switch to.
-  expect((await post('/ui/workspace', { workspace: 'beta' })).status).toBe(403)
-})
-
-test('a NUL, or a bidi override in a name, in any filter of any page is a 4xx page, never a query', async () => {
-  const cases = [
-    '/ui?repository=a%00b',
-    '/ui/deployments?app=%00',
-    '/ui/deployments?environment=%00',
-    '/ui/dora?environment=%00',
-    '/ui/dora?environment=production&app=%00',
-    '/ui/incidents?environment=%00',
-  ]
-  // A bidi override in a name filter is refused as the API refuses it, never a silent no-match.
-  const overridden = cases.map((path) => path.replace('%00', '%E2%80%AE'))
-  for (const path of [...cases, ...overridden]) {
-    const response = await h.api.fetch(
-      new Request(`http://shiplog.test${path}`, { headers: { cookie } }),
-    )
-    expect({ path, status: response.status }).toEqual({ path, status: 422 })
-    expect(await response.text()).toContain('<h1>')
-  }
-  const forms: [string, Record<string, string>][] = [
-    ['/ui/incidents', { title: 'a\u0000b', environment: 'production' }],
-    ['/ui/incidents', { title: 'x', environment: 'production', app: '\u0000' }],
-    ['/ui/incidents', { title: 'x', environment: 'production', app: 'api\u202E' }],
-    ['/ui/incidents', { title: 'x', environment: 'production', app: 'never-deployed' }],
-    [`/ui/deployments/${deploymentId}/void`, { reason: 'a\u0000b', confirm: 'yes' }],
-    ['/ui/keys', { name: 'a\u0000b', scope: 'read' }],
-  ]
-  for (const [path, fields] of forms) {
-    const response = await post(path, fields)
-    expect({ path, fields, status: response.status }).toEqual({ path, fields, status: 422 })
-  }
-  expect(await h.sql`select 1 from deployments where voided_at is not null`).toHaveLength(0)
-  expect(h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
-})
