@@ -8,18 +8,23 @@ update deployment_dora_facts f
    set reverts = false
  where f.reverts
    and not exists (
+     -- Its reverting commits (own lists, then those of its repeated deliveries), each by index:
+     -- a reverting one no earlier deployment of the stream delivered keeps it true.
      select 1
-       from deployment_commits c
-      where (c.deployment_id = f.deployment_id
-             or c.deployment_id in (select a.id from deployment_aliases a
-                                     where a.deployment_id = f.deployment_id))
-        and cardinality(c.reverts) > 0
-        and not exists (
+       from (select c.sha from deployment_commits c
+              where c.deployment_id = f.deployment_id and cardinality(c.reverts) > 0
+             union all
+             select c.sha from deployment_aliases a
+               join deployment_commits c on c.deployment_id = a.id
+              where a.deployment_id = f.deployment_id and cardinality(c.reverts) > 0) c
+      where not exists (
           select 1
             from deployment_commits ec
-            join deployments e
-              on e.id = coalesce((select a.deployment_id from deployment_aliases a
-                                   where a.id = ec.deployment_id), ec.deployment_id)
+           cross join lateral (
+             select e.* from deployments e
+              where e.id = coalesce((select a.deployment_id from deployment_aliases a
+                                      where a.id = ec.deployment_id), ec.deployment_id)
+             offset 0) e
            where ec.sha = c.sha
              and e.application_id = f.application_id and e.environment_id = f.environment_id
              and e.voided_at is null

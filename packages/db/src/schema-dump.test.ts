@@ -125,10 +125,25 @@ test('a database the previous builds migrated, upgraded by this one, is the fres
     const id = (n: number) => `00000000-0000-7000-8000-0000000000${String(n).padStart(2, '0')}`
     // Recorded, listed and voided through the old triggers.
     await deploy(target, workspaceId, [id(1), id(2), id(3), id(4)], '2026-05-02T00:00:00Z')
+    // A later deployment of the same stream lists the reverting commit again: the old triggers
+    // count it as reverting there too, migration 0024 no longer does (docs/dora.md).
+    await target.begin(async (tx: Tx) => {
+      const committed = instantFromMicros(microsOf('2026-05-01T00:00:00Z')).iso
+      await tx`insert into deployment_commit_lists (deployment_id, workspace_id, truncated)
+               values (${id(3)}, ${workspaceId}, false)`
+      await tx`insert into deployment_commits (deployment_id, sha, committed_at, authored_at, reverts)
+               values (${id(3)}, ${REVERT}, ${committed}, ${committed}, ${[COMMIT]})`
+    })
+    const [before] = await target<{ reverts: boolean }[]>`
+      select reverts from deployment_dora_facts where deployment_id = ${id(3)}`
+    expect(before?.reverts).toBe(true)
 
     await migrateDatabase(upgraded.url, TEST_RETRY_POLICY)
     expect(await dumpSchema(target)).toBe(await dumpSchema(sql))
     expect(readModelMatches(await verifyReadModel(target))).toBe(true)
+    // A forward deployment that first delivered nothing and reverts nothing: no row at all.
+    const after = await target`select 1 from deployment_dora_facts where deployment_id = ${id(3)}`
+    expect(after).toHaveLength(0)
 
     // Recorded, listed and voided through this build's.
     await deploy(target, workspaceId, [id(5), id(6), id(7), id(8)], '2026-05-03T00:00:00Z')

@@ -22,8 +22,8 @@ export interface FactsRow {
 
 /**
  * Everything but the deployment counts, for the window and per bucket, in one statement: the
- * window's stored facts (window-facts.ts), the failure signals they and the environment's
- * incidents give (failure-signals.ts), the window's failures and rework (window-failures.ts),
+ * window's stored facts (window-facts.ts), the failure signals they, the rollbacks and reverts
+ * after the window and the environment's incidents give (failure-signals.ts), the window's failures and rework (window-failures.ts),
  * counted per bucket (event-counts.ts), and the lead-time percentiles (lead-times.ts). Each
  * piece is a CTE that the later ones read by name.
  */

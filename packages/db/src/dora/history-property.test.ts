@@ -12,7 +12,8 @@ import { doraMetrics } from './metrics.ts'
 import { DAY_MICROS } from './time-units.ts'
 
 // Random histories of one application in production (deployments with commit lists, reverts,
-// reverts of reverts, redeploys, rollbacks, incidents resolved or open, some after the window)
+// reverts of reverts, redeploys, rollbacks, voids, incidents resolved or open, some after the
+// window)
 // stored in random arrival orders. Whatever the order: the stored facts are those the view
 // `bun run db:verify` checks; every window's figures equal the sum of its buckets' and each
 // bucket asked alone; its failed deployments are those the receipts name and those the rules
@@ -52,6 +53,7 @@ const historyArbitrary = fc
         hours: fc.integer({ min: 0, max: 45 * 24 }),
         commit: fc.nat(),
         list: fc.option(fc.array(fc.nat(), { maxLength: 5 }), { nil: null, freq: 4 }),
+        voided: fc.nat({ max: 9 }).map((n) => n === 0),
       }),
       { minLength: 2, maxLength: 9 },
     ),
@@ -83,6 +85,7 @@ const historyArbitrary = fc
         commit: sha(commit + 1),
         // What it delivered: commits up to its own (as git log lists ancestors), any of them.
         list: d.list && [...new Set(d.list.map((n) => sha((n % (commit + 1)) + 1)))],
+        voided: d.voided,
       }
     })
     return {
@@ -147,7 +150,7 @@ const median = (sorted: number[]) => {
 }
 
 test('property: any arrival order, any window: the buckets add up, and equal the rules and the in-order replay', async () => {
-  const reached = { failed: 0, open: 0, revert: 0, later: 0, shuffledDiffers: 0 }
+  const reached = { failed: 0, open: 0, revert: 0, later: 0, voided: 0, shuffledDiffers: 0 }
   await fc.assert(
     fc.asyncProperty(
       historyArbitrary,
@@ -241,6 +244,7 @@ test('property: any arrival order, any window: the buckets add up, and equal the
             reached.later++
         }
         if (history.commits.some((c) => c.reverts.length > 0)) reached.revert++
+        if (history.deployments.some((d) => d.voided)) reached.voided++
       },
     ),
     { numRuns: Number(process.env.DORA_HISTORY_RUNS ?? 40) },

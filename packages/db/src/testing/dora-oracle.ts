@@ -16,6 +16,8 @@ export interface HistoryDeployment {
   at: bigint
   commit: string
   list: string[] | null
+  /** Voided once recorded (DELETE /v1/deployments/{id}): counted nowhere. */
+  voided?: boolean
 }
 
 /** An incident caused by a deployment, resolved at a time (null: open) or by a fixing deployment. */
@@ -50,7 +52,9 @@ const earlier = (a: HistoryDeployment, b: HistoryDeployment) =>
 
 /** Every deployment of the history with its change type, lead times, failure and rework. */
 export function oracleOf(history: History): Map<string, OracleDeployment> {
-  const stream = [...history.deployments].sort((a, b) => (earlier(a, b) ? -1 : 1))
+  const stream = history.deployments
+    .filter((deployment) => !deployment.voided)
+    .sort((a, b) => (earlier(a, b) ? -1 : 1))
   const commitOf = new Map(history.commits.map((commit) => [commit.sha, commit]))
   const firstDelivery = new Map<string, number>()
   stream.forEach((deployment, index) => {

@@ -9,8 +9,8 @@ import { recordDeployments } from '../queries/record-deployments.ts'
 import type { History } from './dora-oracle.ts'
 import { emptyRecordedTables } from './recorded-jobs.ts'
 
-/** One arrival: a deployment recorded, or its commit list stored. */
-export type Arrival = { kind: 'record' | 'list'; deployment: number }
+/** One arrival: a deployment recorded, its commit list stored, or it voided (once recorded). */
+export type Arrival = { kind: 'record' | 'list' | 'void'; deployment: number }
 
 /** Deployments by time, each recorded then its list stored: how a pipeline sends them in order. */
 export function inOrder(history: History): Arrival[] {
@@ -20,6 +20,7 @@ export function inOrder(history: History): Arrival[] {
     .flatMap(({ deployment, index }) => [
       { kind: 'record' as const, deployment: index },
       ...(deployment.list ? [{ kind: 'list' as const, deployment: index }] : []),
+      ...(deployment.voided ? [{ kind: 'void' as const, deployment: index }] : []),
     ])
 }
 
@@ -55,18 +56,31 @@ export async function replay(
   await emptyRecordedTables(sql)
   const commitOf = new Map(history.commits.map((commit) => [commit.sha, commit]))
   let batch: DeploymentJob[] = []
+  const recorded = new Set<number>()
+  // A void sent before its deployment is recorded waits for it, as DELETE answers 409 meanwhile.
+  let voids: number[] = []
   const flush = async () => {
-    if (batch.length === 0) return
-    const jobs = batch
-    batch = []
-    await sql.begin((tx: Tx) => recordDeployments(tx, jobs))
+    if (batch.length > 0) {
+      const jobs = batch
+      batch = []
+      await sql.begin((tx: Tx) => recordDeployments(tx, jobs))
+    }
+    const due = voids.filter((index) => recorded.has(index))
+    voids = voids.filter((index) => !recorded.has(index))
+    for (const index of due) {
+      await sql`update deployments set voided_at = now()
+                 where id = ${history.deployments[index]?.id ?? ''} and voided_at is null`
+    }
   }
   for (const arrival of arrivals) {
     if (arrival.kind === 'record') {
       batch.push(jobOf(history, arrival.deployment, workspaceId))
+      recorded.add(arrival.deployment)
       continue
     }
+    if (arrival.kind === 'void') voids.push(arrival.deployment)
     await flush()
+    if (arrival.kind === 'void') continue
     const list = history.deployments[arrival.deployment]?.list ?? []
     await replaceDeploymentCommits(
       sql,
