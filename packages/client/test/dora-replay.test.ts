@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import type { ChangeFailure, ChangeFailureSignal } from '@shiplog/schema'
 import { launchBrowser } from '../../../apps/api/test/web/browser.ts'
 import { createShiplogClient } from '../src/index.ts'
-import { commitAt, git, inherited, notifyCheckout } from './git-repo.ts'
-import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
-import { runProcess } from './run-process.ts'
+import { commitAt, git } from './git-repo.ts'
+import { type LiveApi, startLiveApi } from './live-api.ts'
+import { doraFigures, replayer } from './replay-harness.ts'
 
 // A week of one application in production, replayed through the shiplog CLI from a real git
 // repository, and every figure of GET /v1/metrics/dora worked out by hand below.
@@ -53,6 +53,8 @@ import { runProcess } from './run-process.ts'
 let live: LiveApi
 let key: string
 let dir: string
+let shiplog: ReturnType<typeof replayer>['shiplog']
+let deploy: ReturnType<typeof replayer>['deploy']
 
 beforeAll(async () => {
   live = await startLiveApi()
@@ -61,59 +63,12 @@ beforeAll(async () => {
     scopes: ['deployments:write', 'incidents:write', 'read'],
   })
   dir = await mkdtemp(join(tmpdir(), 'shiplog-dora-'))
+  ;({ shiplog, deploy } = replayer(join(dir, 'repo'), live.url, key))
 }, 60_000)
 
 afterAll(async () => {
   await live?.close()
   await rm(dir, { recursive: true, force: true })
-})
-
-async function shiplog(args: string[]) {
-  const run = await runProcess(['bun', join(ROOT, 'packages/client/src/cli.ts'), ...args], {
-    cwd: join(dir, 'repo'),
-    env: { ...inherited, NO_COLOR: '1', SHIPLOG_URL: live.url, SHIPLOG_API_KEY: key },
-  })
-  expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: '' })
-  return run.stdout.trimEnd().split('\n')
-}
-
-async function deploy(version: string, commit: string, deployedAt: string, more: string[] = []) {
-  const [accepted = ''] = await shiplog([...notifyCheckout(version, commit, deployedAt), ...more])
-  return /^Deployment (\S+) accepted/.exec(accepted)?.[1] as string
-}
-
-const week = (figures: {
-  deployments: number
-  days: number
-  lead: [number, number | null, number | null]
-  fail: [number, number]
-  recovery: [number, number | null, number]
-  rework: number
-}) => ({
-  deploymentFrequency: {
-    deployments: figures.deployments,
-    perDay: figures.deployments / figures.days,
-  },
-  changeLeadTime: {
-    commits: figures.lead[0],
-    medianSeconds: figures.lead[1],
-    p90Seconds: figures.lead[2],
-  },
-  changeFailRate: {
-    failed: figures.fail[0],
-    deployments: figures.fail[1],
-    ratio: figures.fail[1] === 0 ? null : figures.fail[0] / figures.fail[1],
-  },
-  failedDeploymentRecoveryTime: {
-    recoveries: figures.recovery[0],
-    medianSeconds: figures.recovery[1],
-    open: figures.recovery[2],
-  },
-  deploymentReworkRate: {
-    rework: figures.rework,
-    deployments: figures.deployments,
-    ratio: figures.deployments === 0 ? null : figures.rework / figures.deployments,
-  },
 })
 
 test('a replayed week gives every DORA figure and change type worked out by hand', async () => {
@@ -235,7 +190,7 @@ test('a replayed week gives every DORA figure and change type worked out by hand
     environment: 'production',
     since: '2026-05-01T00:00:00.000Z',
     until: '2026-05-08T00:00:00.000Z',
-    ...week({
+    ...doraFigures({
       deployments: 9,
       days: 7,
       lead: [5, 7_200, 60_480],
@@ -246,7 +201,7 @@ test('a replayed week gives every DORA figure and change type worked out by hand
     series: [
       {
         start: '2026-04-27T00:00:00.000Z',
-        ...week({
+        ...doraFigures({
           deployments: 6,
           days: 3,
           lead: [2, 14_400, 20_160],
@@ -257,7 +212,7 @@ test('a replayed week gives every DORA figure and change type worked out by hand
       },
       {
         start: '2026-05-04T00:00:00.000Z',
-        ...week({
+        ...doraFigures({
           deployments: 3,
           days: 4,
           lead: [3, 3_600, 69_840],

@@ -54,7 +54,7 @@ const notify = (
     { cwd, env: { ...inherited, NO_COLOR: '1', SHIPLOG_API_KEY: key, ...env } },
   )
 
-test('the first deployment sends none; the next sends git log previous..commit, reverts included', async () => {
+test('the first deployment sends its history; the next sends git log previous..commit, reverts included', async () => {
   const repo = join(dir, 'origin')
   await git(dir, ['init', '--quiet', '-b', 'main', repo])
   const first = await commitAt(
@@ -84,7 +84,9 @@ test('the first deployment sends none; the next sends git log previous..commit, 
 
   const initial = await notify(repo, first, 'v1', '2026-05-01T12:00:00Z')
   expect({ code: initial.code, stderr: initial.stderr }).toEqual({ code: 0, stderr: '' })
-  expect(initial.stdout).toContain('The first deployment of this app here')
+  expect(initial.stdout).toContain(
+    'No earlier deployment of this app here: sent the 1 commits of its history, in case one arrives later.',
+  )
 
   const next = await notify(repo, third, 'v2', '2026-05-03T12:00:00Z')
   expect({ code: next.code, stderr: next.stderr }).toEqual({ code: 0, stderr: '' })
@@ -117,7 +119,7 @@ test('the first deployment sends none; the next sends git log previous..commit, 
   // A backfill between the two finds its own neighbour: v1, so it sends only `second`.
   const backfill = await notify(repo, second, 'v1.5', '2026-05-02T12:00:00Z')
   expect(backfill.stdout).toContain('Sent 1 commits since v1.')
-})
+}, 30_000)
 
 test('a shallow clone is deepened; one that cannot be is a one-line warning, and the deployment stands', async () => {
   const origin = join(dir, 'origin')
@@ -160,4 +162,58 @@ test('a shallow clone is deepened; one that cannot be is a one-line warning, and
   expect(annotated.stderr).toStartWith('::warning::this directory is not in a git checkout')
   const skipped = await notify(dir, newer, 'v6', '2026-05-07T12:00:00Z', ['--no-commits'])
   expect({ code: skipped.code, stderr: skipped.stderr }).toEqual({ code: 0, stderr: '' })
-})
+}, 30_000)
+
+test('reverts that name no single commit are sent as reverting nothing, with one warning line', async () => {
+  const repo = join(dir, 'unclear')
+  await git(dir, ['init', '--quiet', '-b', 'main', repo])
+  const at = (hour: number) => `2026-05-10T${String(hour).padStart(2, '0')}:00:00Z`
+  await commitAt(repo, 'a.txt', at(8), at(8), 'Bump version')
+  await commitAt(repo, 'b.txt', at(9), at(9), 'Bump version')
+  await commitAt(repo, 'a.txt', at(10), at(10), 'Revert "Bump version"')
+  await commitAt(repo, 'c.txt', at(11), at(11), 'Revert "Made on another branch"')
+  const last = await commitAt(repo, 'a.txt', at(12), at(12), 'Revert "Bump version" (#9)')
+  const own = await live.createKey({ workspace: 'git-commits-unclear' })
+  const run = await notify(repo, last, 'v1', '2026-05-10T13:00:00Z', [], { SHIPLOG_API_KEY: own })
+  expect(run.code).toBe(0)
+  const lines = run.stderr.trimEnd().split('\n')
+  expect(lines).toHaveLength(1)
+  expect(lines[0]).toStartWith(
+    'warning: 3 reverts are not counted, since what each reverts is not one commit of this history: ',
+  )
+  expect(lines[0]).toContain(`${last.slice(0, 12)} (Revert "Bump version" (#9)): 2 commits`)
+  const id = /^Deployment (\S+) accepted/.exec(run.stdout)?.[1] as string
+  const stored = await createShiplogClient({ baseUrl: live.url, apiKey: own }).getDeploymentCommits(
+    id,
+  )
+  expect(stored.commits.map((commit) => [commit.subject, commit.reverts])).toEqual([
+    ['Revert "Bump version" (#9)', []],
+    ['Revert "Made on another branch"', []],
+    ['Revert "Bump version"', []],
+    ['Bump version', []],
+    ['Bump version', []],
+  ])
+}, 30_000)
+
+test('a re-run whose range became empty keeps the list stored, and says so', async () => {
+  const repo = join(dir, 'rerun')
+  await git(dir, ['init', '--quiet', '-b', 'main', repo])
+  await commitAt(repo, 'a.txt', '2026-05-20T08:00:00Z', '2026-05-20T08:00:00Z', 'one')
+  const two = await commitAt(repo, 'b.txt', '2026-05-20T09:00:00Z', '2026-05-20T09:00:00Z', 'two')
+  const own = { SHIPLOG_API_KEY: await live.createKey({ workspace: 'git-commits-rerun' }) }
+  const rerun = ['--idempotency-key', 'deploy-job-7']
+  const first = await notify(repo, two, 'v2', '2026-05-20T12:00:00Z', rerun, own)
+  expect(first.stdout).toContain('sent the 2 commits of its history')
+  // A backfill of the same commit, earlier: the first run's range is now empty.
+  const backfill = await notify(repo, two, 'v1', '2026-05-20T10:00:00Z', [], own)
+  expect({ code: backfill.code, stderr: backfill.stderr }).toEqual({ code: 0, stderr: '' })
+  const again = await notify(repo, two, 'v2', '2026-05-20T12:00:00Z', rerun, own)
+  expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' })
+  expect(again.stdout).toContain(
+    'No new commits to send: the 2 stored for this deployment are kept.',
+  )
+  const id = /^Deployment (\S+) accepted/.exec(again.stdout)?.[1] as string
+  expect(id).toBe(/^Deployment (\S+) accepted/.exec(first.stdout)?.[1] as string)
+  const client = createShiplogClient({ baseUrl: live.url, apiKey: own.SHIPLOG_API_KEY })
+  expect((await client.getDeploymentCommits(id)).commits).toHaveLength(2)
+}, 30_000)

@@ -24,7 +24,7 @@ __export(exports_type3, {
   AsyncIterator: () => AsyncIterator,
   Awaited: () => Awaited,
   BigInt: () => BigInt2,
-  Boolean: () => Boolean,
+  Boolean: () => Boolean2,
   Capitalize: () => Capitalize,
   Composite: () => Composite,
   Const: () => Const,
@@ -992,7 +992,7 @@ function Literal(value, options) {
 }
 
 // node_modules/.bun/@sinclair+typebox@0.34.52/node_modules/@sinclair/typebox/build/esm/type/boolean/boolean.mjs
-function Boolean(options) {
+function Boolean2(options) {
   return CreateType({ [Kind]: "Boolean", type: "boolean" }, options);
 }
 
@@ -1014,7 +1014,7 @@ function String2(options) {
 // node_modules/.bun/@sinclair+typebox@0.34.52/node_modules/@sinclair/typebox/build/esm/type/template-literal/syntax.mjs
 function* FromUnion(syntax) {
   const trim = syntax.trim().replace(/"|'/g, "");
-  return trim === "boolean" ? yield Boolean() : trim === "number" ? yield Number2() : trim === "bigint" ? yield BigInt2() : trim === "string" ? yield String2() : yield (() => {
+  return trim === "boolean" ? yield Boolean2() : trim === "number" ? yield Number2() : trim === "bigint" ? yield BigInt2() : trim === "string" ? yield String2() : yield (() => {
     const literals = trim.split("|").map((literal) => Literal(literal.trim()));
     return literals.length === 0 ? Never() : literals.length === 1 ? literals[0] : UnionEvaluated(literals);
   })();
@@ -4830,28 +4830,160 @@ function connection(values, env) {
   return { url: givenUrl === undefined ? undefined : parseUrl(givenUrl), apiKey, missing };
 }
 
-// packages/client/src/git-commits.ts
-var REVERTS = /This reverts commit ([0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?)/g;
+// packages/client/src/revert-forms.ts
+var REVERTS_COMMIT = /This reverts commit ([0-9a-fA-F]{7,64})\b/g;
+var REVERT_SUBJECT = /^Revert "(.+)"(?: \(#\d+\))?$/;
+var REVERTS_PULL_REQUEST = /^Reverts [^\s#]+\/[^\s#]+#(\d+)\s*$/gm;
+function revertClaim(subject, message) {
+  const shas = [...message.matchAll(REVERTS_COMMIT)].map((match) => (match[1] ?? "").toLowerCase());
+  if (shas.length > 0)
+    return { form: "shas", shas: [...new Set(shas)] };
+  const title = REVERT_SUBJECT.exec(subject.trim())?.[1];
+  if (title === undefined)
+    return;
+  const pullRequests = [...message.matchAll(REVERTS_PULL_REQUEST)].map((match) => Number(match[1]));
+  return { form: "title", title, pullRequests: [...new Set(pullRequests)] };
+}
+var isFullSha = (sha) => sha.length === 40 || sha.length === 64;
+function mergedPullRequest(subject) {
+  const number = /^Merge pull request #(\d+) from /.exec(subject)?.[1];
+  return number === undefined ? undefined : Number(number);
+}
+function squashedPullRequest(subject) {
+  const number = / ?\(#(\d+)\)$/.exec(subject)?.[1];
+  return number === undefined ? undefined : Number(number);
+}
+var withoutPullRequest = (subject) => subject.replace(/ \(#\d+\)$/, "");
+
+// packages/client/src/revert-targets.ts
+var REVERT_SEARCH_COMMITS = 1e4;
+var MAX_REVERTS = 100;
 var FIELD = "\x1F";
 var RECORD = "\x1E";
+async function resolveReverts(read, tip, claiming) {
+  const reverts = new Map;
+  const unresolved = [];
+  let history;
+  for (const { sha, subject, claim } of claiming) {
+    const label = `${sha.slice(0, 12)} (${subject.slice(0, 60)})`;
+    if (claim.form === "shas") {
+      const found = [];
+      for (const named of claim.shas) {
+        const full = isFullSha(named) ? named : await fullSha(read, named);
+        if (full === undefined)
+          unresolved.push(`${label}: no one commit ${named} here`);
+        else
+          found.push(full);
+      }
+      if (found.length > 0)
+        reverts.set(sha, found.slice(0, MAX_REVERTS));
+      continue;
+    }
+    history ??= await readHistory(read, tip);
+    const target = await targetOf(read, history, sha, claim);
+    if (Array.isArray(target))
+      reverts.set(sha, target.slice(0, MAX_REVERTS));
+    else
+      unresolved.push(`${label}: ${target}`);
+  }
+  return { reverts, unresolved };
+}
+async function fullSha(read, abbreviated) {
+  const answer = await read(["rev-parse", "--verify", "--quiet", `${abbreviated}^{commit}`]);
+  return answer.code === 0 ? answer.stdout.trim().toLowerCase() : undefined;
+}
+async function readHistory(read, tip) {
+  const log = await read([
+    "log",
+    `--max-count=${REVERT_SEARCH_COMMITS}`,
+    `--format=%H${FIELD}%P${FIELD}%s${FIELD}%b${RECORD}`,
+    tip
+  ]);
+  const history = new Map;
+  if (log.code !== 0)
+    return history;
+  for (const record of log.stdout.split(RECORD)) {
+    const [sha = "", parents = "", subject = "", body = ""] = record.replace(/^\n/, "").split(FIELD);
+    if (!sha)
+      continue;
+    const title = mergedPullRequest(subject) === undefined ? undefined : body.split(`
+`)[0]?.trim();
+    history.set(sha, { parents: parents.split(" ").filter(Boolean), subject, title });
+  }
+  return history;
+}
+function ancestorsOf(history, sha) {
+  const seen = new Set;
+  const queue = [...history.get(sha)?.parents ?? []];
+  while (queue.length > 0) {
+    const next = queue.pop();
+    if (seen.has(next) || !history.has(next))
+      continue;
+    seen.add(next);
+    queue.push(...history.get(next)?.parents ?? []);
+  }
+  return seen;
+}
+async function mergedCommits(read, merge) {
+  const listed = await read(["rev-list", `${merge}^1..${merge}^2`]);
+  return listed.code === 0 ? listed.stdout.split(`
+`).filter(Boolean) : [];
+}
+async function single(read, history, candidates) {
+  const targets = new Map;
+  for (const sha of candidates) {
+    const known = history.get(sha);
+    const merge = known !== undefined && known.parents.length > 1 && known.title !== undefined;
+    targets.set(sha, merge ? [sha, ...await mergedCommits(read, sha)] : [sha]);
+  }
+  const inner = new Set([...targets.values()].flatMap((commits) => commits.slice(1)));
+  const kept = [...targets].filter(([sha]) => !inner.has(sha));
+  return kept.length === 1 ? kept[0]?.[1] ?? [] : kept.length;
+}
+async function targetOf(read, history, sha, claim) {
+  const earlier = [...ancestorsOf(history, sha)];
+  const subjectOf = (each) => history.get(each)?.subject ?? "";
+  const byPullRequest = earlier.filter((each) => {
+    const subject = subjectOf(each);
+    const number = mergedPullRequest(subject) ?? squashedPullRequest(subject);
+    return number !== undefined && claim.pullRequests.includes(number);
+  });
+  const viaPullRequest = byPullRequest.length > 0 ? await single(read, history, byPullRequest) : 0;
+  if (Array.isArray(viaPullRequest))
+    return viaPullRequest;
+  const byTitle = earlier.filter((each) => {
+    const subject = subjectOf(each);
+    return subject === claim.title || withoutPullRequest(subject) === claim.title || history.get(each)?.title === claim.title;
+  });
+  const viaTitle = byTitle.length > 0 ? await single(read, history, byTitle) : 0;
+  if (Array.isArray(viaTitle))
+    return viaTitle;
+  const count = Math.max(viaPullRequest, viaTitle);
+  return count === 0 ? `nothing it reverts in the newest ${REVERT_SEARCH_COMMITS.toLocaleString("en")} commits` : `${count} commits or pull requests it may revert`;
+}
+
+// packages/client/src/git-commits.ts
+var FIRST_DEPLOYMENT_HISTORY = 1000;
+var FIELD2 = "\x1F";
+var RECORD2 = "\x1E";
 var SHALLOW_HINT = "this checkout is shallow and its history could not be fetched: check out the full history " + "(GitHub actions/checkout: fetch-depth: 0; GitLab: GIT_DEPTH: 0)";
 function line(text) {
   const clean = [...text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim()];
   return clean.length === 0 ? undefined : clean.slice(0, MAX_COMMIT_TEXT).join("").trim();
 }
 function parseRecord(record) {
-  const [sha = "", committedAt = "", authoredAt = "", subject = "", author = "", body = ""] = record.split(FIELD);
+  const [sha = "", committedAt = "", authoredAt = "", subject = "", author = "", message = ""] = record.split(FIELD2);
   if (!sha.trim())
     return;
-  const reverts = [...body.matchAll(REVERTS)].map((match) => (match[1] ?? "").toLowerCase());
   const details = { subject: line(subject), author: line(author) };
-  return {
+  const commit = {
     sha: sha.trim(),
     committedAt,
     authoredAt,
-    reverts: [...new Set(reverts)],
+    reverts: [],
     ...Object.fromEntries(Object.entries(details).filter(([, value]) => value !== undefined))
   };
+  return { commit, claim: revertClaim(subject, message) };
 }
 async function collectCommits(git, range) {
   const state = await checkoutState(git.read);
@@ -4860,27 +4992,39 @@ async function collectCommits(git, range) {
   const missing = await missingFromHistory(git, range);
   if (missing !== undefined)
     return { ok: false, reason: missing };
+  const limit = range.previous === undefined ? FIRST_DEPLOYMENT_HISTORY : MAX_DEPLOYMENT_COMMITS;
   const log = await git.read([
     "log",
-    `--max-count=${MAX_DEPLOYMENT_COMMITS + 1}`,
-    `--format=%H${FIELD}%cI${FIELD}%aI${FIELD}%s${FIELD}%an${FIELD}%B${RECORD}`,
-    `${range.previous}..${range.commit}`,
+    `--max-count=${limit + 1}`,
+    `--format=%H${FIELD2}%cI${FIELD2}%aI${FIELD2}%s${FIELD2}%an${FIELD2}%B${RECORD2}`,
+    range.previous === undefined ? range.commit : `${range.previous}..${range.commit}`,
     ...range.path ? ["--", range.path] : []
   ]);
   if (log.code !== 0)
     return { ok: false, reason: gitProblem(log) };
-  const commits = log.stdout.split(RECORD).map((record) => parseRecord(record.replace(/^\n/, ""))).filter((commit) => commit !== undefined);
+  const parsed = log.stdout.split(RECORD2).map((record) => parseRecord(record.replace(/^\n/, ""))).filter((each) => each !== undefined).slice(0, limit);
+  const claiming = parsed.flatMap(({ commit, claim }) => claim === undefined ? [] : [{ sha: commit.sha, subject: commit.subject ?? "", claim }]);
+  const resolved = await resolveReverts(git.read, range.commit, claiming);
   return {
     ok: true,
-    commits: commits.slice(0, MAX_DEPLOYMENT_COMMITS),
-    truncated: commits.length > MAX_DEPLOYMENT_COMMITS
+    commits: parsed.map(({ commit }) => ({
+      ...commit,
+      reverts: resolved.reverts.get(commit.sha) ?? []
+    })),
+    truncated: log.stdout.split(RECORD2).filter((record) => record.trim()).length > limit,
+    unresolvedReverts: resolved.unresolved
   };
 }
 async function missingFromHistory(git, range) {
   const has = async (sha) => (await git.read(["cat-file", "-e", `${sha}^{commit}`])).code === 0;
+  const shallow = async () => (await git.read(["rev-parse", "--is-shallow-repository"])).stdout.trim() === "true";
+  if (range.previous === undefined) {
+    if (await shallow())
+      await git.write(["fetch", "--quiet", "--unshallow"]);
+    return await has(range.commit) ? undefined : `commit ${range.commit.slice(0, 12)} is not in this checkout`;
+  }
   if (await has(range.previous) && await has(range.commit))
     return;
-  const shallow = async () => (await git.read(["rev-parse", "--is-shallow-repository"])).stdout.trim() === "true";
   if (await shallow())
     await git.write(["fetch", "--quiet", "--unshallow"]);
   if (await shallow())
@@ -4917,29 +5061,70 @@ async function sendCommits(plan, created, client, output, git) {
       until: deployedAt,
       limit: 1
     })).data;
+    const path = monorepoPath ? { path: monorepoPath } : {};
     if (!previous) {
       const state = await checkoutState(git.read);
       if (!state.ok)
         return missing(state.reason);
-      output.out("The first deployment of this app here: its history is not counted as commits.");
+    }
+    const collected = await collectCommits(git, {
+      ...previous ? { previous: previous.commitHash } : {},
+      commit: commitHash,
+      ...path
+    });
+    if (!collected.ok && !previous) {
+      output.out(`The first deployment of this app here: ${collected.reason}, so no history was sent.`);
       return "first";
     }
-    const range = { previous: previous.commitHash, commit: commitHash };
-    const collected = await collectCommits(git, monorepoPath ? { ...range, path: monorepoPath } : range);
     if (!collected.ok)
       return missing(collected.reason);
     const webUrl = plan.webUrl ?? await originWebUrl(git.read);
-    await client.putDeploymentCommits(created.id, {
+    const kept = await putList(client, created.id, {
       commits: collected.commits,
       truncated: collected.truncated,
       ...webUrl === undefined ? {} : { webUrl }
     });
+    if (kept !== undefined) {
+      output.out(`No new commits to send: the ${kept} stored for this deployment are kept.`);
+      return "sent";
+    }
+    if (collected.unresolvedReverts.length > 0)
+      warn(output, unresolvedLine(collected.unresolvedReverts));
+    const count = collected.commits.length;
+    if (!previous) {
+      const capped = collected.truncated ? ` (the newest ${FIRST_HISTORY}: there are more)` : "";
+      output.out(`No earlier deployment of this app here: sent the ${count} commits of its history${capped}, in case one arrives later.`);
+      return "first";
+    }
     const capped = collected.truncated ? " (the newest 5,000: there were more)" : "";
-    output.out(`Sent ${collected.commits.length} commits since ${previous.version}${capped}.`);
+    output.out(`Sent ${count} commits since ${previous.version}${capped}.`);
     return "sent";
   } catch (error) {
     return missing(`the commits were not sent: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+var FIRST_HISTORY = FIRST_DEPLOYMENT_HISTORY.toLocaleString("en");
+async function putList(client, id, input) {
+  try {
+    await client.putDeploymentCommits(id, input);
+    return;
+  } catch (error) {
+    if (input.commits.length > 0 || !(error instanceof ShiplogError) || error.status !== 409) {
+      throw error;
+    }
+    const stored = await client.getDeploymentCommits(id).catch(() => {
+      return;
+    });
+    if (stored === undefined || stored.commits.length === 0)
+      throw error;
+    return stored.commits.length;
+  }
+}
+function unresolvedLine(notes) {
+  const shown = notes.slice(0, 3).join("; ");
+  const more = notes.length > 3 ? `; and ${notes.length - 3} more` : "";
+  const reverts = notes.length === 1 ? "1 revert is" : `${notes.length} reverts are`;
+  return `${reverts} not counted, since what each reverts is not one commit of this history: ${shown}${more}`;
 }
 
 // packages/client/src/notify-rerun.ts
