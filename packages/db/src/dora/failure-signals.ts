@@ -64,7 +64,7 @@ export function signalsOfWindow(w: WindowScope): Fragment {
     select f.deployment_id, f.application_id, f.environment_id, f.deployed_at, f.change_type,
            f.rollback_target, f.reverts
       from deployment_dora_facts f
-     where f.environment_id = ${w.environmentId} and f.deployed_at >= ${w.until}
+     where f.environment_id = any(${w.environmentIds}) and f.deployed_at >= ${w.until}
        and (f.change_type = 'rollback' or f.reverts)
        ${w.ofSelected(tx`f.application_id`)})`
   return failureSignals(tx, { deployments: signalling, incidents: w.incidents })

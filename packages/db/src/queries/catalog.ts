@@ -80,6 +80,15 @@ export async function listEnvironments(
   )
 }
 
+/** The names of the workspace's production environments (as set, else by name), in pipeline order. */
+export async function productionEnvironments(sql: Sql, workspaceId: string): Promise<string[]> {
+  const rows = await sql<{ name: string; position: number | null; production: boolean | null }[]>`
+    select name, position, production from environments where workspace_id = ${workspaceId}`
+  return inPipelineOrder(rows)
+    .filter((environment) => environment.production)
+    .map((environment) => environment.name)
+}
+
 /**
  * Sets an environment's place in the pipeline (a field left out stays, `null` goes back to the
  * rule); false when the workspace has no such environment.
