@@ -5,7 +5,11 @@ import { type Harness, validDeployment } from '../harness.ts'
 // eu-production and one in staging, with rollbacks (one of a rollback), a revert, incidents
 // (fixed, open, one naming a redeploy), redeploys and late lists.
 
-const sha = (n: number) => n.toString(16).padStart(40, 'c')
+/** Where checkout's pipelines say the repository lives (search's send no address). */
+export const WEB_URL = 'https://github.com/acme/shop'
+
+/** The SHA of commit `n`. */
+export const sha = (n: number) => n.toString(16).padStart(40, 'c')
 const day = (d: string, hour = 10) => `2026-${d}T${String(hour).padStart(2, '0')}:00:00.000Z`
 
 interface Step {
@@ -121,12 +125,14 @@ export async function recordHistory(h: Harness, workspace: string) {
           sha: sha(c.n),
           committedAt,
           authoredAt: committedAt,
-          reverts: (c.reverts ?? []).map(sha),
+          reverts: (c.reverts ?? []).map((n) => sha(n)),
+          // Details some pipelines send and others do not.
+          ...(c.n % 2 === 0 ? { subject: `Change ${c.n}`, author: 'Ada' } : {}),
         }
       })
       const listed = await h.send('PUT', `/v1/deployments/${id}/commits`, {
         key,
-        body: { truncated: false, commits },
+        body: { truncated: false, commits, ...(step.app === undefined ? { webUrl: WEB_URL } : {}) },
       })
       expect(listed.status).toBe(204)
     }
