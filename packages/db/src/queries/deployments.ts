@@ -8,6 +8,7 @@ import {
   type DeploymentFilters,
   environmentCondition,
   environmentId,
+  environmentKeysOf,
   flagConditions,
   flaggedIds,
   rowConditions,
@@ -62,6 +63,22 @@ function flaggedRows(sql: Sql, query: DeploymentFilters, ids: Fragment, limit: n
 }
 
 /**
+ * A page of a set of environments (production=true: a few): a backward walk of
+ * deployments_by_environment per environment, `limit` rows each, merged.
+ */
+function environmentSetRows(sql: Sql, query: DeploymentFilters, limit: number) {
+  return sql`
+    select d.* from environments e
+     cross join lateral (
+       select d.* from deployments d
+        where d.environment_id = e.id ${rowConditions(sql, query)}
+        order by d.deployed_at desc, d.id desc limit ${limit}) d
+     where e.workspace_id = ${query.workspaceId}
+       and e.name_key = any(${environmentKeysOf(query) ?? []}::text[])
+     order by d.deployed_at desc, d.id desc limit ${limit}`
+}
+
+/**
  * A page of some applications: per cell of those applications (deployment_cells), backward
  * walks of deployments_unique_delivery in two passes, so a page reads about its own size, not
  * cells × its size: first, from the index alone, the deployedAt the page cannot reach below (the
@@ -110,9 +127,10 @@ function applicationRows(sql: Sql, query: DeploymentFilters, limit: number) {
  *   hoping to meet them);
  * - failed=true or rework=true: the few the DORA rule names, by primary key (flaggedRows);
  * - a change type other than forward: its deployments from their DORA facts (typedRows);
- * - app or repository, or a set of environments: per cell of those applications and
- *   environments (deployment_cells), backward walks of deployments_unique_delivery
- *   (application, environment, deployedAt) (applicationRows);
+ * - app or repository: per cell of those applications (deployment_cells), backward walks of
+ *   deployments_unique_delivery (application, environment, deployedAt) (applicationRows);
+ * - a set of environments (production=true): per environment, backward walks of
+ *   deployments_by_environment, merged (environmentSetRows);
  * - environment: a backward walk of deployments_by_environment;
  * - none: a backward walk of deployments_newest (workspace, deployedAt).
  */
@@ -134,10 +152,8 @@ function pageRows(sql: Sql, query: DeploymentFilters) {
   if (changeType !== undefined && changeType !== 'forward' && changeType !== 'change') {
     return typedRows(sql, { ...query, changeType }, limit)
   }
-  // A set of environments (the production ones) is walked per cell too, its few cells merged.
-  if (byApplications || query.environmentKeys !== undefined) {
-    return applicationRows(sql, query, limit)
-  }
+  if (byApplications) return applicationRows(sql, query, limit)
+  if (query.environmentKeys !== undefined) return environmentSetRows(sql, query, limit)
   return sql`
     select d.* from deployments d
      where ${

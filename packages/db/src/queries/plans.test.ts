@@ -165,7 +165,7 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => 
     [
       'a set of environments (production=true)',
       () => ({ environmentKeys: ['production', RARE_ENVIRONMENT] }),
-      'deployments_unique_delivery',
+      'deployments_by_environment',
     ],
     [
       'long commit prefix with app',
