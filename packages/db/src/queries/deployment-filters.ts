@@ -1,5 +1,6 @@
 import type { ChangeType, PageCursor } from '@shiplog/schema'
-import type { Sql } from '../client.ts'
+import type { Fragment, Sql } from '../client.ts'
+import { failedDeploymentIds, reworkDeploymentIds } from '../dora/flagged-deployments.ts'
 import { instantAt } from './keyset.ts'
 
 /** Which deployments of a workspace to list, newest `deployedAt` first. */
@@ -7,6 +8,8 @@ export interface DeploymentFilters {
   workspaceId: string
   appKey?: string
   environmentKey?: string
+  /** Only these environments (the production ones, say); with environmentKey too, both must hold. */
+  environmentKeys?: string[]
   repositoryKey?: string
   version?: string
   /** Lower-case hexadecimal; matches commits that start with it. */
@@ -15,8 +18,12 @@ export interface DeploymentFilters {
   since?: string
   /** RFC 3339; deployedAt before. */
   until?: string
-  /** Only deployments of this change type. */
-  changeType?: ChangeType
+  /** Only deployments of this change type; 'change': initial or forward (what fails, for DORA). */
+  changeType?: ChangeType | 'change'
+  /** Only deployments some signal says failed (true), or none does (false). */
+  failed?: boolean
+  /** Only rework (true: rollbacks, reverting and --fixes deployments), or none of it (false). */
+  rework?: boolean
   limit: number
   after?: PageCursor
 }
@@ -37,8 +44,39 @@ export const storedChangeType = (sql: Sql) => sql`
 /** The change type asked for, if any. */
 export function changeTypeCondition(sql: Sql, query: DeploymentFilters) {
   if (query.changeType === undefined) return sql``
+  if (query.changeType === 'change')
+    return sql`and ${storedChangeType(sql)} in ('initial', 'forward')`
   return sql`and ${storedChangeType(sql)} = ${query.changeType}`
 }
+
+/** The ids `failed` or `rework` keep (true) or leave out (false), by the DORA rule, and which. */
+export function flaggedIds(sql: Sql, query: DeploymentFilters) {
+  const scope = {
+    workspaceId: query.workspaceId,
+    environmentKeys: environmentKeysOf(query),
+    since: query.since,
+    applications: byApplication(query) ? applicationIds(sql, query) : undefined,
+  }
+  const sets = []
+  if (query.failed !== undefined)
+    sets.push({ keep: query.failed, ids: failedDeploymentIds(sql, scope) })
+  if (query.rework !== undefined)
+    sets.push({ keep: query.rework, ids: reworkDeploymentIds(sql, scope) })
+  return sets
+}
+
+/** The `failed` and `rework` conditions: uncorrelated, so each set is computed once and hashed. */
+export function flagConditions(sql: Sql, query: DeploymentFilters) {
+  return flaggedIds(sql, query).reduce(
+    (conditions, { keep, ids }) =>
+      sql`${conditions} and d.id ${keep ? sql`in` : sql`not in`} (${ids})`,
+    sql``,
+  )
+}
+
+/** Whether the filters name applications (an app or a repository). */
+export const byApplication = (query: DeploymentFilters) =>
+  query.appKey !== undefined || query.repositoryKey !== undefined
 
 /** The window's conditions: since and until. */
 export function windowConditions(sql: Sql, query: DeploymentFilters) {
@@ -67,6 +105,7 @@ export function rowConditions(sql: Sql, query: DeploymentFilters) {
     }
     ${windowConditions(sql, query)}
     ${changeTypeCondition(sql, query)}
+    ${flagConditions(sql, query)}
     ${
       after === undefined
         ? sql``
@@ -82,6 +121,31 @@ export const applicationIds = (sql: Sql, query: DeploymentFilters) => sql`
    where a.workspace_id = ${query.workspaceId}
      ${query.appKey === undefined ? sql`` : sql`and a.name_key = ${query.appKey}`}
      ${query.repositoryKey === undefined ? sql`` : sql`and r.full_name_key = ${query.repositoryKey}`}`
+
+/** The environments' name keys a list is limited to, or undefined for all. */
+export function environmentKeysOf(query: DeploymentFilters): string[] | undefined {
+  const { environmentKey, environmentKeys } = query
+  if (environmentKeys === undefined)
+    return environmentKey === undefined ? undefined : [environmentKey]
+  if (environmentKey === undefined) return environmentKeys
+  return environmentKeys.filter((key) => key === environmentKey)
+}
+
+/**
+ * The condition on an environment column: one environment (environments' unique name, as a
+ * scalar subquery), a set of them, or none.
+ */
+export function environmentCondition(sql: Sql, query: DeploymentFilters, column: Fragment) {
+  if (query.environmentKeys === undefined) {
+    return query.environmentKey === undefined
+      ? sql``
+      : sql`and ${column} = ${environmentId(sql, query)}`
+  }
+  return sql`and ${column} in (
+    select id from environments
+     where workspace_id = ${query.workspaceId}
+       and name_key = any(${environmentKeysOf(query) ?? []}::text[]))`
+}
 
 export const environmentId = (sql: Sql, query: DeploymentFilters) => sql`(
   select id from environments

@@ -1,11 +1,16 @@
 import type { DeploymentRecord, PageCursor } from '@shiplog/schema'
-import type { Queryable, Sql } from '../client.ts'
+import type { Fragment, Queryable, Sql } from '../client.ts'
 import { type Actor, actorColumns } from './audit-events.ts'
 import {
   applicationIds,
+  byApplication,
   changeTypeCondition,
   type DeploymentFilters,
+  environmentCondition,
   environmentId,
+  environmentKeysOf,
+  flagConditions,
+  flaggedIds,
   rowConditions,
   storedChangeType,
   windowConditions,
@@ -29,17 +34,47 @@ interface Row extends DeploymentRecord {
  * deployment_dora_facts_change_type (a few per stream at most), then those passing the filters.
  */
 function typedRows(sql: Sql, query: DeploymentFilters & { changeType: string }, limit: number) {
-  const byApplication = query.appKey !== undefined || query.repositoryKey !== undefined
   return sql`
     with typed as materialized (
       select f.deployment_id from deployment_dora_facts f
        where f.environment_id in (
                select e.id from environments e where e.workspace_id = ${query.workspaceId}
-                 ${query.environmentKey === undefined ? sql`` : sql`and e.name_key = ${query.environmentKey}`})
+                 ${environmentCondition(sql, query, sql`e.id`)})
          and f.change_type = ${query.changeType} and f.change_type <> 'forward'
-         ${byApplication ? sql`and f.application_id in (${applicationIds(sql, query)})` : sql``})
+         ${byApplication(query) ? sql`and f.application_id in (${applicationIds(sql, query)})` : sql``})
     select d.* from typed t join deployments d on d.id = t.deployment_id
      where d.workspace_id = ${query.workspaceId} ${rowConditions(sql, query)}
+     order by d.deployed_at desc, d.id desc limit ${limit}`
+}
+
+/**
+ * A page of failed or rework deployments: the few a filter keeps (flagged-deployments.ts), by
+ * primary key, then those passing every filter (the other flag's set included).
+ */
+function flaggedRows(sql: Sql, query: DeploymentFilters, ids: Fragment, limit: number) {
+  return sql`
+    with flagged as materialized (${ids})
+    select d.* from flagged t join deployments d on d.id = t.id
+     where d.workspace_id = ${query.workspaceId}
+       ${environmentCondition(sql, query, sql`d.environment_id`)}
+       ${byApplication(query) ? sql`and d.application_id in (${applicationIds(sql, query)})` : sql``}
+       ${rowConditions(sql, query)}
+     order by d.deployed_at desc, d.id desc limit ${limit}`
+}
+
+/**
+ * A page of a set of environments (production=true: a few): a backward walk of
+ * deployments_by_environment per environment, `limit` rows each, merged.
+ */
+function environmentSetRows(sql: Sql, query: DeploymentFilters, limit: number) {
+  return sql`
+    select d.* from environments e
+     cross join lateral (
+       select d.* from deployments d
+        where d.environment_id = e.id ${rowConditions(sql, query)}
+        order by d.deployed_at desc, d.id desc limit ${limit}) d
+     where e.workspace_id = ${query.workspaceId}
+       and e.name_key = any(${environmentKeysOf(query) ?? []}::text[])
      order by d.deployed_at desc, d.id desc limit ${limit}`
 }
 
@@ -56,8 +91,8 @@ function applicationRows(sql: Sql, query: DeploymentFilters, limit: number) {
     with cells as materialized (
       select c.workspace_id, c.application_id, c.environment_id from deployment_cells c
        where c.workspace_id = ${query.workspaceId}
-         and c.application_id in (${applicationIds(sql, query)})
-         ${query.environmentKey === undefined ? sql`` : sql`and c.environment_id = ${environmentId(sql, query)}`}),
+         ${byApplication(query) ? sql`and c.application_id in (${applicationIds(sql, query)})` : sql``}
+         ${environmentCondition(sql, query, sql`c.environment_id`)}),
     newest as (
       select x.deployed_at from cells c
       cross join lateral (
@@ -66,6 +101,7 @@ function applicationRows(sql: Sql, query: DeploymentFilters, limit: number) {
                and d.voided_at is null
                ${windowConditions(sql, query)}
                ${changeTypeCondition(sql, query)}
+               ${flagConditions(sql, query)}
                ${query.after === undefined ? sql`` : sql`and d.deployed_at < ${instantAt(sql, query.after.deployedAtMicros)}`}
          order by d.deployed_at desc limit ${limit}) x
        order by x.deployed_at desc limit ${limit}),
@@ -89,32 +125,35 @@ function applicationRows(sql: Sql, query: DeploymentFilters, limit: number) {
  * - version or commit: few rows match; they are collected by deployments_by_version or
  *   deployments_by_commit_prefix, then sorted (materialized, so no plan walks a time index
  *   hoping to meet them);
+ * - failed=true or rework=true: the few the DORA rule names, by primary key (flaggedRows);
  * - a change type other than forward: its deployments from their DORA facts (typedRows);
  * - app or repository: per cell of those applications (deployment_cells), backward walks of
  *   deployments_unique_delivery (application, environment, deployedAt) (applicationRows);
+ * - a set of environments (production=true): per environment, backward walks of
+ *   deployments_by_environment, merged (environmentSetRows);
  * - environment: a backward walk of deployments_by_environment;
  * - none: a backward walk of deployments_newest (workspace, deployedAt).
  */
 function pageRows(sql: Sql, query: DeploymentFilters) {
   const limit = query.limit + 1
-  const byEnvironment =
-    query.environmentKey === undefined
-      ? sql``
-      : sql`and d.environment_id = ${environmentId(sql, query)}`
-  const byApplication = query.appKey !== undefined || query.repositoryKey !== undefined
+  const byEnvironment = environmentCondition(sql, query, sql`d.environment_id`)
+  const byApplications = byApplication(query)
   if (query.version !== undefined || query.commitPrefix !== undefined) {
     return sql`
       with matches as materialized (
         select d.* from deployments d
          where d.workspace_id = ${query.workspaceId} ${byEnvironment} ${rowConditions(sql, query)}
-           ${byApplication ? sql`and d.application_id in (${applicationIds(sql, query)})` : sql``})
+           ${byApplications ? sql`and d.application_id in (${applicationIds(sql, query)})` : sql``})
       select * from matches d order by d.deployed_at desc, d.id desc limit ${limit}`
   }
+  const kept = flaggedIds(sql, query).find(({ keep }) => keep)
+  if (kept) return flaggedRows(sql, query, kept.ids, limit)
   const { changeType } = query
-  if (changeType !== undefined && changeType !== 'forward') {
+  if (changeType !== undefined && changeType !== 'forward' && changeType !== 'change') {
     return typedRows(sql, { ...query, changeType }, limit)
   }
-  if (byApplication) return applicationRows(sql, query, limit)
+  if (byApplications) return applicationRows(sql, query, limit)
+  if (query.environmentKeys !== undefined) return environmentSetRows(sql, query, limit)
   return sql`
     select d.* from deployments d
      where ${

@@ -2,6 +2,7 @@ import type { Sql } from '@shiplog/db/client'
 import { findChangeFailures } from '@shiplog/db/dora/change-failures'
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { type Actor, recordAuditEvent } from '@shiplog/db/queries/audit-events'
+import { productionEnvironments } from '@shiplog/db/queries/catalog'
 import {
   findRecordedDeployment,
   listDeployments,
@@ -131,6 +132,9 @@ export async function getDeployment(
   )
 }
 
+const flag = (value: 'true' | 'false' | undefined) =>
+  value === undefined ? undefined : value === 'true'
+
 const key = (value: string | undefined) => (value === undefined ? undefined : nameKey(value))
 
 /**
@@ -139,13 +143,16 @@ const key = (value: string | undefined) => (value === undefined ? undefined : na
  */
 export function filtersOf(owner: Workspace, query: ListDeploymentsQuery) {
   const status = query.status ?? 'recorded'
-  if (status !== 'recorded' && query.changeType !== undefined) {
-    throw problems.validation([
-      {
-        field: 'changeType',
+  const recordedOnly = (['changeType', 'failed', 'rework', 'production'] as const).filter(
+    (field) => query[field] !== undefined,
+  )
+  if (status !== 'recorded' && recordedOnly.length > 0) {
+    throw problems.validation(
+      recordedOnly.map((field) => ({
+        field,
         message: `is known once a deployment is recorded: leave it out to list ${status} ones`,
-      },
-    ])
+      })),
+    )
   }
   return {
     workspaceId: owner.workspaceId,
@@ -157,7 +164,20 @@ export function filtersOf(owner: Workspace, query: ListDeploymentsQuery) {
     since: query.since?.iso,
     until: query.until?.iso,
     changeType: query.changeType,
+    failed: flag(query.failed),
+    rework: flag(query.rework),
   }
+}
+
+/**
+ * filtersOf, with the environments `production` names (true: the production ones, false: the
+ * others), as GET /v1/environments places them.
+ */
+export async function resolvedFiltersOf(sql: Sql, owner: Workspace, query: ListDeploymentsQuery) {
+  const filters = filtersOf(owner, query)
+  if (query.production === undefined) return filters
+  const names = await productionEnvironments(sql, owner.workspaceId, query.production === 'true')
+  return { ...filters, environmentKeys: names.map(nameKey) }
 }
 
 /**
@@ -170,7 +190,11 @@ export async function listWorkspaceDeployments(
   owner: Workspace,
   query: ListDeploymentsQuery,
 ): Promise<DeploymentPage> {
-  const filters = { ...filtersOf(owner, query), limit: query.limit ?? 50, after: query.cursor }
+  const filters = {
+    ...(await resolvedFiltersOf(replica, owner, query)),
+    limit: query.limit ?? 50,
+    after: query.cursor,
+  }
   const status = query.status ?? 'recorded'
   if (status === 'recorded') {
     const page = await listDeployments(replica, filters)
