@@ -1,29 +1,15 @@
 import type { DoraFigures, DoraMetrics } from '@shiplog/schema'
 import { trendChart } from './chart.ts'
+import { type ApplicationFigures, applicationsTable } from './dora-applications.ts'
+import { type DoraSelection, defaultOrder, RANGE_LABELS, RANGES } from './dora-selection.ts'
 import { duration, durationAxisTop, percent, utc } from './format.ts'
 import { bdi, type Html, html } from './html.ts'
 import type { PageContent } from './layout.ts'
 
-/** The window presets, and how the page names them. */
-export const RANGES = ['7d', '30d', '90d', 'quarter', 'previous-quarter'] as const
-export type DoraRange = (typeof RANGES)[number]
-const RANGE_LABELS: Record<DoraRange, string> = {
-  '7d': 'last 7 days',
-  '30d': 'last 30 days',
-  '90d': 'last 90 days',
-  quarter: 'this quarter',
-  'previous-quarter': 'last quarter',
-}
-
-/** The window the page asks for: an environment, a preset, optional app or repository. */
-export interface DoraSelection {
-  environment?: string
-  range: DoraRange
-  app?: string
-  repository?: string
-  /** An exact window (a date or RFC 3339), as a shared link carries it; else the preset. */
-  since?: string
-  until?: string
+/** What the page sets beside the window: the period before it, and each application. */
+export interface DoraComparisonView {
+  previous: DoraFigures & { since: string; until: string }
+  applications: ApplicationFigures[]
 }
 
 interface Key {
@@ -110,7 +96,12 @@ const unitOf = (metrics: DoraMetrics): 'day' | 'week' => {
     : 'week'
 }
 
-function keyPanel(key: Key, metrics: DoraMetrics, unit: 'day' | 'week'): Html {
+function keyPanel(
+  key: Key,
+  metrics: DoraMetrics,
+  unit: 'day' | 'week',
+  previous: DoraFigures | undefined,
+): Html {
   const points = metrics.series.map((bucket) => ({
     label: bucket.start.slice(0, 10),
     value: key.value(bucket),
@@ -121,6 +112,7 @@ function keyPanel(key: Key, metrics: DoraMetrics, unit: 'day' | 'week'): Html {
   return html`<section class="key" aria-labelledby="key-${key.id}">
 <h2 id="key-${key.id}">${key.title}</h2>
 <p class="figure">${key.figure(metrics)}</p>
+${previous ? html`<p class="previous">was ${key.figure(previous)} the period before</p>` : ''}
 <p class="muted">${key.detail(metrics)}</p>
 ${trendChart({
   id: `chart-${key.id}`,
@@ -140,6 +132,7 @@ export function doraPage(
   metrics: DoraMetrics | undefined,
   selection: DoraSelection,
   environments: string[],
+  comparison?: DoraComparisonView,
 ): PageContent {
   return {
     title: selection.environment ? `DORA: ${selection.environment}` : 'DORA',
@@ -164,14 +157,21 @@ ${RANGES.map(
 <label for="dora-repository">Repository<input id="dora-repository" name="repository" value="${selection.repository ?? ''}"></label>
 <label for="dora-since">Or from (UTC)<input id="dora-since" name="since" value="${selection.since ?? ''}" placeholder="2026-05-01"></label>
 <label for="dora-until">to<input id="dora-until" name="until" value="${selection.until ?? ''}" placeholder="2026-06-01"></label>
+${selection.sort === 'frequency' ? '' : html`<input type="hidden" name="sort" value="${selection.sort}">`}
+${selection.order === defaultOrder(selection.sort) ? '' : html`<input type="hidden" name="order" value="${selection.order}">`}
 <button type="submit">Show</button>
 </form>
 ${
   metrics
     ? html`<p class="muted">${bdi(metrics.environment)}, ${utc(metrics.since)} to ${utc(metrics.until)}${
         selection.app ? html`, application ${bdi(selection.app)}` : ''
-      }${selection.repository ? html`, repository ${bdi(selection.repository)}` : ''}.</p>
-<div class="keys">${KEYS.map((key) => keyPanel(key, metrics, unitOf(metrics)))}</div>`
+      }${selection.repository ? html`, repository ${bdi(selection.repository)}` : ''}.${
+        comparison
+          ? html` Compared with the period before, ${utc(comparison.previous.since)} to ${utc(comparison.previous.until)}.`
+          : ''
+      }</p>
+<div class="keys">${KEYS.map((key) => keyPanel(key, metrics, unitOf(metrics), comparison?.previous))}</div>
+${comparison ? applicationsTable(comparison.applications, selection) : ''}`
     : html`<p>No deployment recorded yet: the keys appear once an environment has one.</p>`
 }`,
   }

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import type { BrowserContext, Page } from 'playwright-core'
+import { type ReleaseDay, startReleaseDay } from './release-history.ts'
+import { signIn as signInAt } from './served-dashboard.ts'
+
+// The DORA page a team lead compares with, in Chromium, on the scripted history of
+// release-history.ts: each figure beside the period before, and the applications × the five keys,
+// sorted by links that work without JavaScript.
+
+let day: ReleaseDay
+beforeAll(async () => {
+  day = await startReleaseDay()
+}, 90_000)
+afterAll(() => day?.close())
+
+const signIn = (context: BrowserContext, path?: string): Promise<Page> =>
+  signInAt(context, day.base, day.manager, path)
+
+// Staging, 2 May to 4 May: checkout c2 and c3, search s2 and its rollback to s1. The two days
+// before: checkout c1 and search s1.
+const STAGING = '/ui/dora?environment=staging&since=2026-05-02&until=2026-05-04'
+
+const panel = (page: Page, name: string) => page.getByRole('region', { name })
+
+test('each figure stands beside the period of the same length before it', async () => {
+  const context = await day.browser.newContext()
+  const page = await signIn(context, STAGING)
+  const frequency = panel(page, 'Deployment frequency')
+  expect(await frequency.locator('.figure').textContent()).toBe('2.00 / day')
+  expect(await frequency.locator('.previous').textContent()).toBe(
+    'was 1.00 / day the period before',
+  )
+  // search's rollback to s1 is rework (and s2 failed); nothing was reworked before.
+  const rework = panel(page, 'Deployment rework rate')
+  expect(await rework.locator('.figure').textContent()).toBe('25.0 %')
+  expect(await rework.locator('.previous').textContent()).toBe('was 0.0 % the period before')
+  expect(await page.locator('main').textContent()).toContain(
+    'Compared with the period before, 2026-04-30 00:00 UTC to 2026-05-02 00:00 UTC.',
+  )
+  await context.close()
+}, 30_000)
+
+test('the applications table sorts by any key through its links, with JavaScript off', async () => {
+  const context = await day.browser.newContext({ javaScriptEnabled: false })
+  const page = await signIn(context, STAGING)
+  const table = page.getByRole('table')
+  const apps = async () =>
+    (await table.locator('tbody th').allTextContents()).map((text) => text.split('acme/')[0])
+  const cells = async (app: string) =>
+    (await table.getByRole('row').filter({ hasText: app }).locator('td').allInnerTexts()).map(
+      (text) => text.replace(/\s+/g, ' ').trim(),
+    )
+  expect(await cells('search')).toEqual([
+    '2 1.00 / day',
+    'no data 0 commits',
+    '100.0 % 1 of 1',
+    '24 h 0 open',
+    '50.0 % 1 of 2',
+  ])
+  expect((await cells('checkout'))[1]).toBe('1 h 3 commits')
+  await page.getByRole('link', { name: /^Rework rate/ }).click()
+  await page.waitForURL((url) => url.searchParams.get('sort') === 'rework')
+  expect(await apps()).toEqual(['search', 'checkout'])
+  expect(
+    await page.getByRole('columnheader', { name: /^Rework rate/ }).getAttribute('aria-sort'),
+  ).toBe('descending')
+  await page.getByRole('link', { name: /^Rework rate/ }).click()
+  await page.waitForURL((url) => url.searchParams.get('order') === 'asc')
+  expect(await apps()).toEqual(['checkout', 'search'])
+  // The window's form keeps the sort.
+  await page.getByRole('button', { name: 'Show' }).click()
+  await page.waitForURL((url) => url.searchParams.get('sort') === 'rework')
+  expect(await apps()).toEqual(['checkout', 'search'])
+  // An application's name opens its own figures.
+  await table.getByRole('link', { name: 'search', exact: true }).click()
+  await page.waitForURL((url) => url.searchParams.get('app') === 'search')
+  expect(await panel(page, 'Deployment frequency').locator('.figure').textContent()).toBe(
+    '1.00 / day',
+  )
+  await context.close()
+}, 30_000)
