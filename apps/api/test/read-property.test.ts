@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { encodeCursor } from '@shiplog/schema'
+import { encodeCommitCursor, encodeCursor } from '@shiplog/schema'
 import fc from 'fast-check'
 import { type Harness, startHarness, validDeployment } from './harness.ts'
 
@@ -58,6 +58,9 @@ const plausible = fc.constantFrom(
   'deployment.voided',
   'key.created',
   'someone@acme.test',
+  'true',
+  'false',
+  'change',
   'shiplog_AbCdEfGh',
   '10',
   '2026-01-01T00:00:00Z',
@@ -71,6 +74,8 @@ const plausible = fc.constantFrom(
   id,
   `urn:uuid:${id}`,
   encodeCursor({ deployedAtMicros: 1_700_000_000_000_000n, id }),
+  encodeCommitCursor({ deployedAtMicros: 1_700_000_000_000_000n, id, sha: 'a'.repeat(40) }),
+  Buffer.from(`1700000000000000000.${id}.${'b'.repeat(64)}`).toString('base64url'),
   Buffer.from(`999999999999999999.${id}`).toString('base64url'),
   Buffer.from(`-9999999999999999999.${id}`).toString('base64url'),
 )

@@ -8,6 +8,7 @@ import type {
   EnvironmentList,
   EnvironmentPlaceInput,
   EnvironmentSummary,
+  FirstDeliveryPage,
   Incident,
   IncidentInput,
   IncidentPage,
@@ -65,8 +66,10 @@ export interface ShiplogClient {
   listDeployments(query?: ListDeploymentsQuery): Promise<DeploymentPage>
   /** Polls until recorded; throws `DeploymentFailedError` or `DeploymentWaitTimeoutError`. */
   waitUntilRecorded(id: string, options?: WaitOptions): Promise<DeploymentStatus>
-  /** The five DORA keys of an environment over a window, and per week (or day). */
-  getDoraMetrics(query: DoraMetricsQuery): Promise<DoraMetrics>
+  /** The five DORA keys of an environment (or all production ones) over a window, and per week (or day). */
+  getDoraMetrics(query?: DoraMetricsQuery): Promise<DoraMetrics>
+  /** One page of the commits change lead time counted, newest deployment first. */
+  listCommits(query?: ListCommitsQuery): Promise<FirstDeliveryPage>
   /**
    * Voids a recorded deployment (an `admin` key): kept for audit, counted nowhere. Resolves with
    * its receipt, now `voided`.
@@ -94,12 +97,26 @@ export interface ShiplogClient {
 
 /** Parameters of `getDoraMetrics`; times as RFC 3339 strings or `Date`s. */
 export interface DoraMetricsQuery {
-  environment: string
+  /** Left out: every production environment of the workspace together (`environments` names them). */
+  environment?: string
   app?: string
   repository?: string
   since?: string | Date
   until?: string | Date
   bucket?: 'week' | 'day'
+}
+
+/** Filters and paging of `listCommits`; times as RFC 3339 strings or `Date`s. */
+export interface ListCommitsQuery {
+  environment?: string
+  /** true: only the production environments; false: only the others. */
+  production?: boolean
+  app?: string
+  repository?: string
+  since?: string | Date
+  until?: string | Date
+  limit?: number
+  cursor?: string
 }
 
 /** Filters of `listIncidents`; times as RFC 3339 strings or `Date`s. */
@@ -276,7 +293,17 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
       return (await response.json()) as EnvironmentSummary
     },
 
-    async getDoraMetrics(query) {
+    async listCommits(query = {}) {
+      const { production, ...rest } = query
+      const params = queryParams({
+        ...rest,
+        ...(production === undefined ? {} : { production: String(production) }),
+      })
+      const response = await send({ method: 'GET', path: 'v1/commits', query: params })
+      return (await response.json()) as FirstDeliveryPage
+    },
+
+    async getDoraMetrics(query = {}) {
       const params = queryParams({ ...query })
       const response = await send({ method: 'GET', path: 'v1/metrics/dora', query: params })
       return (await response.json()) as DoraMetrics

@@ -12,6 +12,12 @@ export interface ListDeploymentsQuery {
   since?: string | Date
   /** `deployedAt` before this instant. */
   until?: string | Date
+  /** Only this change type; `change`: initial or forward (what the change fail rate divides by). */
+  changeType?: 'initial' | 'redeploy' | 'rollback' | 'forward' | 'change'
+  /** Only deployments some signal says failed (true), or the others (false), by the DORA rule. */
+  failed?: boolean
+  /** Only rework as the DORA rework rate counts it (true), or the others (false). */
+  rework?: boolean
   /** The API lists `recorded` deployments unless asked for `queued` or `failed` ones. */
   status?: DeploymentStatus['status']
   /** Page size, 1 to 100 (the API defaults to 50). */

@@ -127,6 +127,28 @@ describe('waitUntilRecorded and reading back', () => {
     expect(page.data.map((record) => record.id)).toEqual([created.id])
   })
 
+  test('the figures and the lists behind them: DORA of all production, failed and rework filters, commits', async () => {
+    const client = createShiplogClient({ baseUrl: live.url, apiKey: key })
+    const input = validDeployment({ app: 'audited', version: 'a1' })
+    const created = await client.createDeployment(input)
+    await client.waitUntilRecorded(created.id, { timeoutMs: 20_000, intervalMs: 100 })
+    const dora = await client.getDoraMetrics()
+    expect(dora.environments).toEqual(['production'])
+    const changes = await client.listDeployments({
+      app: 'audited',
+      changeType: 'change',
+      failed: false,
+    })
+    expect(changes.data.map((record) => record.id)).toEqual([created.id])
+    const failed = await client.listDeployments({ app: 'audited', failed: true, rework: false })
+    expect(failed.data).toEqual([])
+    // Its first deployment: no commit of it counts in lead time.
+    expect(await client.listCommits({ production: true, app: 'audited' })).toEqual({
+      data: [],
+      nextCursor: null,
+    })
+  })
+
   test('an unknown id is a 404 ShiplogError', async () => {
     const client = createShiplogClient({ baseUrl: live.url, apiKey: key })
     const error = await client

@@ -39,6 +39,10 @@ export const DeploymentPage = Type.Object(
 )
 export type DeploymentPage = Static<typeof DeploymentPage>
 
+/** A true-or-false filter of a list. */
+const FlagParameter = (description: string) =>
+  Type.Union([Type.Literal('true'), Type.Literal('false')], { description })
+
 /** Query of `GET /v1/deployments`. */
 export const ListDeploymentsQuery = Type.Object(
   {
@@ -70,8 +74,22 @@ export const ListDeploymentsQuery = Type.Object(
           Type.Literal('redeploy'),
           Type.Literal('rollback'),
           Type.Literal('forward'),
+          Type.Literal('change'),
         ],
-        { description: 'Only deployments of this change type (recorded ones)' },
+        {
+          description:
+            'Only deployments of this change type (recorded ones); `change`: initial or forward, the deployments change fail rate divides by',
+        },
+      ),
+    ),
+    failed: Type.Optional(
+      FlagParameter(
+        'true: only deployments some signal says failed (`changeFailure` set: as many as the DORA recoveries plus open; with `changeType=change`, the change fail rate’s failed); false: only the others',
+      ),
+    ),
+    rework: Type.Optional(
+      FlagParameter(
+        'true: only rework as the DORA rework rate counts it (rollbacks, deployments whose commits revert a failed one’s, deployments that fixed an incident); false: only the others',
       ),
     ),
     status: Type.Optional(

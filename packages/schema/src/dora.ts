@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { DateTimeParameter, EnvironmentParameter, NameParameter } from './parameters.ts'
+import { DateTimeParameter, NameParameter } from './parameters.ts'
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description })
 const Seconds = (description: string) =>
@@ -42,10 +42,19 @@ export const DoraFigures = Type.Object(
 )
 export type DoraFigures = Static<typeof DoraFigures>
 
-/** `GET /v1/metrics/dora`: the five keys of one environment over a window, and per bucket. */
+/** `GET /v1/metrics/dora`: the five keys of one environment (or all production ones) over a window, and per bucket. */
 export const DoraMetrics = Type.Object(
   {
-    environment: Type.String(),
+    environment: Type.String({
+      description:
+        'The environment asked for; without one, the production environments covered, joined by ", "',
+    }),
+    environments: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'Only when no environment was asked for: the production environments counted together, in pipeline order',
+      }),
+    ),
     since: Type.String({ format: 'date-time' }),
     until: Type.String({ format: 'date-time' }),
     ...DoraFigures.properties,
@@ -64,7 +73,9 @@ export type DoraMetrics = Static<typeof DoraMetrics>
 /** Query of `GET /v1/metrics/dora`. */
 export const DoraQuery = Type.Object(
   {
-    environment: EnvironmentParameter,
+    environment: NameParameter(
+      'The environment (any case), e.g. production; without it, every production environment of the workspace together (GET /v1/environments says which are)',
+    ),
     app: NameParameter('Only this application (any case, in any repository)'),
     repository: NameParameter('Only the applications of this repository, owner/name (any case)'),
     since: Type.Optional(DateTimeParameter('Window start (default: 12 weeks before until)')),

@@ -1,7 +1,12 @@
 import { FormatRegistry } from '@sinclair/typebox'
 import { type Instant, parseDateOrDateTime, parseDateTime } from './date-time.ts'
 import { checkName } from './names.ts'
-import { decodeCursor, type PageCursor } from './page-cursor.ts'
+import {
+  type CommitCursor,
+  decodeCommitCursor,
+  decodeCursor,
+  type PageCursor,
+} from './page-cursor.ts'
 import { invalid, isInvalid, type Outcome } from './text.ts'
 import { UUID } from './uuid.ts'
 
@@ -40,6 +45,8 @@ export const FORMATS = {
   },
   uuid: (value: string): Outcome<string> => (UUID.test(value) ? value.toLowerCase() : BAD_UUID),
   cursor: (value: string): Outcome<PageCursor> => decodeCursor(value) ?? BAD_CURSOR,
+  'commit-cursor': (value: string): Outcome<CommitCursor> =>
+    decodeCommitCursor(value) ?? BAD_CURSOR,
   // Applications, environments, repositories: no invisible or bidi code points, stored in NFC.
   name: checkName,
 } as const

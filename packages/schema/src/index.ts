@@ -68,6 +68,7 @@ export {
   type StoredPlace,
 } from './environment-order.ts'
 export { validateEnvironmentPlace } from './environment-place.ts'
+export { FirstDelivery, FirstDeliveryPage, ListCommitsQuery } from './first-delivery.ts'
 export { FORMATS, type FormatName } from './formats.ts'
 export {
   Incident,
@@ -85,7 +86,14 @@ export {
   printableName,
   refusedCodePoint,
 } from './names.ts'
-export { decodeCursor, encodeCursor, type PageCursor } from './page-cursor.ts'
+export {
+  type CommitCursor,
+  decodeCommitCursor,
+  decodeCursor,
+  encodeCommitCursor,
+  encodeCursor,
+  type PageCursor,
+} from './page-cursor.ts'
 export {
   CursorParameter,
   DateTimeParameter,

@@ -32,3 +32,24 @@ export function decodeCursor(encoded: string): PageCursor | undefined {
   const id = match[2] as string
   return UUID.test(id) ? { deployedAtMicros, id } : undefined
 }
+
+/** Where a page of commits starts: strictly after this delivery (deployedAt, deployment, sha). */
+export interface CommitCursor extends PageCursor {
+  sha: string
+}
+
+const COMMIT_SHAPE = /^(.+)\.([0-9a-f]{40}|[0-9a-f]{64})$/
+
+/** An opaque commit-page cursor: the last row's delivery and its commit. */
+export function encodeCommitCursor(cursor: CommitCursor): string {
+  return toBase64Url(`${cursor.deployedAtMicros}.${cursor.id}.${cursor.sha}`)
+}
+
+/** The commit cursor a client sent back, or undefined when this API could not have returned it. */
+export function decodeCommitCursor(encoded: string): CommitCursor | undefined {
+  if (!BASE64URL.test(encoded) || encoded.length % 4 === 1) return undefined
+  const match = COMMIT_SHAPE.exec(atob(encoded.replaceAll('-', '+').replaceAll('_', '/')))
+  if (!match) return undefined
+  const delivery = decodeCursor(toBase64Url(match[1] as string))
+  return delivery && { ...delivery, sha: match[2] as string }
+}

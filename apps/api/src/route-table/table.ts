@@ -1,5 +1,6 @@
 import { auditRoutes } from '../modules/audit/index.ts'
 import { catalogRoutes } from '../modules/catalog/index.ts'
+import { commitRoutes } from '../modules/commits/index.ts'
 import { compareRoutes } from '../modules/compare/index.ts'
 import { deploymentRoutes } from '../modules/deployments/index.ts'
 import { doraRoutes } from '../modules/dora/index.ts'
@@ -15,6 +16,7 @@ export const API_ROUTES: readonly Route[] = [
   ...catalogRoutes,
   ...compareRoutes,
   ...doraRoutes,
+  ...commitRoutes,
   ...incidentRoutes,
   ...auditRoutes,
 ]

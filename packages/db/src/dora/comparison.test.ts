@@ -52,7 +52,7 @@ async function recordSearch(at: bigint) {
 const rows = (since: bigint, until: bigint, appKey?: string) =>
   doraWindowRows(sql, {
     workspaceId,
-    environmentKey: 'production',
+    environmentKeys: ['production'],
     since,
     until,
     bucket: 'day',
@@ -73,7 +73,7 @@ test('property: the previous period and each application equal their windows ask
         const until = since + BigInt(lengthHours) * HOUR
         // Its v2 (the failed one) in the window; v1 and the rollback on either side or in it.
         await recordSearch(since - 30n * HOUR + BigInt(searchHours % lengthHours) * HOUR)
-        const query = { workspaceId, environmentKey: 'production', since, until, bucket: 'week' }
+        const query = { workspaceId, environmentKeys: ['production'], since, until, bucket: 'week' }
         const comparison = await doraComparison(sql, query as never)
         if (!comparison) throw new Error('production has deployments')
         const previous = await rows(2n * since - until, since)
@@ -102,7 +102,7 @@ test('property: the previous period and each application equal their windows ask
 test('an app filter keeps only its application; an unknown environment answers nothing', async () => {
   const query = {
     workspaceId,
-    environmentKey: 'production',
+    environmentKeys: ['production'],
     since: WINDOW.since,
     until: WINDOW.until,
     bucket: 'week' as const,
@@ -113,5 +113,5 @@ test('an app filter keeps only its application; an unknown environment answers n
   expect(filtered?.applications.map((a) => [a.app, a.repository])).toEqual([
     ['search', 'acme/search'],
   ])
-  expect(await doraComparison(sql, { ...query, environmentKey: 'nowhere' })).toBeUndefined()
+  expect(await doraComparison(sql, { ...query, environmentKeys: ['nowhere'] })).toBeUndefined()
 })

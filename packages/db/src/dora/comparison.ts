@@ -34,6 +34,8 @@ interface GroupRow extends Omit<DoraRow, 'deployments' | 'changes'> {
   unchanged: number
 }
 
+const sum = (counts: number[]) => counts.reduce((total, count) => total + count, 0)
+
 // The previous period is group 0; in the window, each application is its own id.
 const PREVIOUS = '0'
 
@@ -45,8 +47,12 @@ export function doraComparison(sql: Sql, query: DoraQuery): Promise<DoraComparis
   const previousSince = 2n * query.since - query.until
   const both = { ...query, since: previousSince }
   return inSnapshot(sql, async (tx) => {
-    const environmentId = await environmentIdOf(tx, query.workspaceId, query.environmentKey)
-    if (environmentId === undefined) return undefined
+    const environmentIds: string[] = []
+    for (const key of query.environmentKeys) {
+      const id = await environmentIdOf(tx, query.workspaceId, key)
+      if (id === undefined) return undefined
+      environmentIds.push(id)
+    }
     const selected =
       query.appKey !== undefined || query.repositoryKey !== undefined
         ? await selectedApplications(tx, query)
@@ -54,7 +60,7 @@ export function doraComparison(sql: Sql, query: DoraQuery): Promise<DoraComparis
     const plan = planWindow(query.bucket, both.since, both.until)
     const base = windowScope(tx, {
       query: both,
-      environmentId,
+      environmentIds,
       selected,
       plan,
       spans: bucketSpans(query.bucket, plan, both.since, both.until),
@@ -65,12 +71,23 @@ export function doraComparison(sql: Sql, query: DoraQuery): Promise<DoraComparis
       groupOf: (row: typeof since) =>
         tx`case when ${row}.deployed_at < ${since} then 0 else ${row}.application_id end`,
     }
-    const count = (from: bigint, to: bigint) =>
-      countDeploymentsByApplication(
-        tx,
-        { workspaceId: query.workspaceId, environmentId, unit: 'day' },
-        planWindow('day', from, to),
+    // Each application's deployments over [from, to), every environment added up.
+    const count = async (from: bigint, to: bigint) => {
+      const perEnvironment = await Promise.all(
+        environmentIds.map((environmentId) =>
+          countDeploymentsByApplication(
+            tx,
+            { workspaceId: query.workspaceId, environmentId, unit: 'day' },
+            planWindow('day', from, to),
+          ),
+        ),
       )
+      const totals = new Map<string, number>()
+      for (const [applicationId, perDay] of perEnvironment.flatMap((counts) => [...counts])) {
+        totals.set(applicationId, (totals.get(applicationId) ?? 0) + sum(perDay))
+      }
+      return totals
+    }
     const [groups, previousCounts, counts] = await Promise.all([
       tx<GroupRow[]>`
         with window_facts as not materialized (${windowFacts(w)}),
@@ -104,16 +121,12 @@ export function doraComparison(sql: Sql, query: DoraQuery): Promise<DoraComparis
       const { group: _, unchanged, ...row } = byGroup.get(group) ?? emptyGroup(group)
       return { ...row, deployments, changes: deployments - unchanged }
     }
-    const sum = (counts: number[]) => counts.reduce((total, count) => total + count, 0)
     let previousTotal = 0
-    for (const [applicationId, perDay] of previousCounts)
-      if (keep(applicationId)) previousTotal += sum(perDay)
+    for (const [applicationId, total] of previousCounts)
+      if (keep(applicationId)) previousTotal += total
     const applications = [...counts]
-      .filter(([applicationId, perDay]) => keep(applicationId) && sum(perDay) > 0)
-      .map(([applicationId, perDay]) => ({
-        applicationId,
-        row: rowOf(applicationId, sum(perDay)),
-      }))
+      .filter(([applicationId, total]) => keep(applicationId) && total > 0)
+      .map(([applicationId, total]) => ({ applicationId, row: rowOf(applicationId, total) }))
     const names = await namesOf(
       tx,
       applications.map(({ applicationId }) => applicationId),

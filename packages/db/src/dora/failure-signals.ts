@@ -64,10 +64,25 @@ export function signalsOfWindow(w: WindowScope): Fragment {
     select f.deployment_id, f.application_id, f.environment_id, f.deployed_at, f.change_type,
            f.rollback_target, f.reverts
       from deployment_dora_facts f
-     where f.environment_id = ${w.environmentId} and f.deployed_at >= ${w.until}
+     where f.environment_id = any(${w.environmentIds}) and f.deployed_at >= ${w.until}
        and (f.change_type = 'rollback' or f.reverts)
        ${w.ofSelected(tx`f.application_id`)})`
   return failureSignals(tx, { deployments: signalling, incidents: w.incidents })
+}
+
+/**
+ * The rework among `sources` (fixer_id, each once): rollbacks, deployments whose signals name a
+ * failed one (`signals`, a relation of failureSignals' rows) and deployments that fixed an
+ * incident (notify --fixes), whatever its cause. The caller keeps those of its window.
+ */
+export function reworkDeployments(sql: SqlTag, sources: SignalSources & { signals: Fragment }) {
+  return sql`
+    select s.fixer_id from ${sources.signals} s where s.fixer_id is not null
+    union
+    select d.deployment_id from ${sources.deployments} d where d.change_type = 'rollback'
+    union
+    select i.fixed_by_deployment_id from ${sources.incidents} i
+     where i.fixed_by_deployment_id is not null`
 }
 
 /** Each failed deployment of `signals` once, with its earliest recovery: failed_id, recovered_at. */

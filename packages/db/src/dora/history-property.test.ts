@@ -41,7 +41,7 @@ const shuffled = (history: History, keys: number[]): Arrival[] =>
     .map(({ arrival }) => arrival)
 
 const ask = (since: bigint, until: bigint, bucket: 'day' | 'week') =>
-  doraMetrics(sql, { workspaceId, environmentKey: 'production', since, until, bucket })
+  doraMetrics(sql, { workspaceId, environmentKeys: ['production'], since, until, bucket })
 
 type Metrics = NonNullable<Awaited<ReturnType<typeof ask>>>
 const figures = ({ since: _s, until: _u, series: _x, ...keys }: Metrics) => keys

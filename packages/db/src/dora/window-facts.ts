@@ -10,7 +10,7 @@ function factsBounded(w: WindowScope, bound: Fragment): Fragment {
     select f.deployment_id, f.application_id, f.environment_id, f.deployed_at, f.change_type,
            f.rollback_target, f.reverts, f.lead_seconds
       from deployment_dora_facts f
-     where f.environment_id = ${w.environmentId}
+     where f.environment_id = any(${w.environmentIds})
        and f.deployed_at >= ${w.since} and f.deployed_at < ${w.until}
        and ${bound}
        ${w.ofSelected(tx`f.application_id`)}`

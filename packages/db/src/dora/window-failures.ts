@@ -2,7 +2,7 @@
 // only deployments of the window count, each probed by primary key (a few hundred a year).
 
 import type { Fragment } from '../client.ts'
-import { earliestRecoveries } from './failure-signals.ts'
+import { earliestRecoveries, reworkDeployments } from './failure-signals.ts'
 import type { WindowScope } from './window-scope.ts'
 
 /**
@@ -20,20 +20,11 @@ export function failedInWindow(w: WindowScope): Fragment {
      cross join lateral (${w.inWindow(tx`x.failed_id`)}) d`
 }
 
-/**
- * CTE `reworked`, from `signals` and `facts`: the window's rework, each deployment once, with
- * its bucket: rollbacks, deployments whose commits revert a failed one, and deployments that
- * fixed an incident (notify --fixes), whatever its cause.
- */
+/** CTE `reworked`, from `signals` and `facts`: the window's rework (reworkDeployments), with its bucket. */
 export function reworkInWindow(w: WindowScope): Fragment {
   const { tx } = w
   return tx`
     select ${w.groupOf(tx`d`)} as bucket
-      from (select fixer_id from signals where fixer_id is not null
-            union
-            select deployment_id from facts where change_type = 'rollback'
-            union
-            select i.fixed_by_deployment_id from ${w.incidents} i
-             where i.fixed_by_deployment_id is not null) r
+      from (${reworkDeployments(tx, { signals: tx`signals`, deployments: tx`facts`, incidents: w.incidents })}) r
      cross join lateral (${w.inWindow(tx`r.fixer_id`)}) d`
 }

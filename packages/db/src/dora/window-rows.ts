@@ -27,8 +27,8 @@ export interface DoraWindowRows {
 }
 
 /**
- * The rows of an environment's window and of its buckets, in one snapshot, or undefined when
- * the workspace has no such environment. Deployments are counted by the read model's rollup
+ * The rows of the environments' window (one, or several counted together) and of its buckets,
+ * in one snapshot, or undefined when the workspace lacks one of them. Deployments are counted by the read model's rollup
  * (deployment-counts.ts, as deployment frequency counts them); everything else comes from one
  * statement over the stored facts of the window (facts-statement.ts). No deployment of the
  * window is read from the deployments table but those that failed or are rework, by primary key.
@@ -40,23 +40,31 @@ export async function doraWindowRows(
   const plan = planWindow(query.bucket, query.since, query.until)
   const spans = bucketSpans(query.bucket, plan, query.since, query.until)
   return inSnapshot(sql, async (tx) => {
-    const environmentId = await environmentIdOf(tx, query.workspaceId, query.environmentKey)
-    if (environmentId === undefined) return undefined
+    const environmentIds: string[] = []
+    for (const key of query.environmentKeys) {
+      const id = await environmentIdOf(tx, query.workspaceId, key)
+      if (id === undefined) return undefined
+      environmentIds.push(id)
+    }
     // An app or repository filter, resolved once to the ids both reads below keep.
     const selected =
       query.appKey !== undefined || query.repositoryKey !== undefined
         ? await selectedApplications(tx, query)
         : undefined
-    const [counts, facts] = await Promise.all([
-      countDeploymentsByApplication(
-        tx,
-        { workspaceId: query.workspaceId, environmentId, unit: query.bucket },
-        plan,
+    const [perEnvironment, facts] = await Promise.all([
+      Promise.all(
+        environmentIds.map((environmentId) =>
+          countDeploymentsByApplication(
+            tx,
+            { workspaceId: query.workspaceId, environmentId, unit: query.bucket },
+            plan,
+          ),
+        ),
       ),
-      factsOfWindow(windowScope(tx, { query, environmentId, selected, plan, spans })),
+      factsOfWindow(windowScope(tx, { query, environmentIds, selected, plan, spans })),
     ])
     const deployments = new Array<number>(plan.bucketCount).fill(0)
-    for (const [applicationId, perBucket] of counts) {
+    for (const [applicationId, perBucket] of perEnvironment.flatMap((counts) => [...counts])) {
       if (selected && !selected.has(applicationId)) continue
       perBucket.forEach((count, index) => {
         deployments[index] = (deployments[index] ?? 0) + count

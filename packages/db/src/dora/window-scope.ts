@@ -5,7 +5,8 @@ import type { BucketSpan, WindowPlan } from './window-plan.ts'
 /** Which deployments the five keys are computed from, and over which window. */
 export interface DoraQuery {
   workspaceId: string
-  environmentKey: string
+  /** One environment, or several counted together (all production ones). */
+  environmentKeys: string[]
   appKey?: string
   repositoryKey?: string
   /** Microseconds since the epoch; the window is [since, until). */
@@ -17,7 +18,8 @@ export interface DoraQuery {
 /** The window as the pieces of the facts statement write it in SQL. */
 export interface WindowScope {
   tx: Tx
-  environmentId: string
+  /** The environments' ids, as a bigint[] parameter. */
+  environmentIds: Fragment
   since: Fragment
   until: Fragment
   /** The buckets of the window in order (bucketSpans), as the statement's rows number them. */
@@ -36,18 +38,19 @@ export interface WindowScope {
   incidents: Fragment
 }
 
-/** The scope of one read: an environment's window, and the applications a filter selected. */
+/** The scope of one read: the environments' window, and the applications a filter selected. */
 export function windowScope(
   tx: Tx,
   read: {
     query: DoraQuery
-    environmentId: string
+    environmentIds: string[]
     selected: Set<string> | undefined
     plan: WindowPlan
     spans: BucketSpan[]
   },
 ): WindowScope {
-  const { query, environmentId, selected, plan } = read
+  const { query, selected, plan } = read
+  const environmentIds = tx`${read.environmentIds}::bigint[]`
   const at = (micros: bigint) => tx`${isoOf(micros)}::text::timestamptz`
   const since = at(query.since)
   const until = at(query.until)
@@ -55,7 +58,7 @@ export function windowScope(
     selected ? tx`and ${column} = any(${[...selected]}::bigint[])` : tx``
   return {
     tx,
-    environmentId,
+    environmentIds,
     since,
     until,
     spans: read.spans,
@@ -65,12 +68,12 @@ export function windowScope(
     // Behind `offset 0`: joined, Postgres may read the environment's whole window to hash it.
     inWindow: (id) => tx`
       select p.* from deployments p
-       where p.id = ${id} and p.environment_id = ${environmentId} and p.voided_at is null
+       where p.id = ${id} and p.environment_id = any(${environmentIds}) and p.voided_at is null
          and p.deployed_at >= ${since} and p.deployed_at < ${until}
          ${ofSelected(tx`p.application_id`)}
       offset 0`,
     incidents: tx`(
       select * from incidents
-       where workspace_id = ${query.workspaceId} and environment_id = ${environmentId})`,
+       where workspace_id = ${query.workspaceId} and environment_id = any(${environmentIds}))`,
   }
 }

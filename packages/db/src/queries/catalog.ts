@@ -81,6 +81,34 @@ export async function listEnvironments(
 }
 
 /**
+ * The names of the workspace's production environments (as set, else by name), or of the others
+ * (`production` false), in pipeline order.
+ */
+export async function productionEnvironments(
+  sql: Sql,
+  workspaceId: string,
+  production = true,
+): Promise<string[]> {
+  const rows = await sql<{ name: string; position: number | null; production: boolean | null }[]>`
+    select name, position, production from environments where workspace_id = ${workspaceId}`
+  return inPipelineOrder(rows)
+    .filter((environment) => environment.production === production)
+    .map((environment) => environment.name)
+}
+
+/** The ids of the workspace's environments of these name keys (all of them without keys). */
+export async function environmentIds(
+  sql: Sql,
+  workspaceId: string,
+  keys?: string[],
+): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select id::text from environments where workspace_id = ${workspaceId}
+      ${keys === undefined ? sql`` : sql`and name_key = any(${keys}::text[])`}`
+  return rows.map((row) => row.id)
+}
+
+/**
  * Sets an environment's place in the pipeline (a field left out stays, `null` goes back to the
  * rule); false when the workspace has no such environment.
  */

@@ -1,5 +1,6 @@
 import type { ChangeType, PageCursor } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
+import { failedDeploymentIds, reworkDeploymentIds } from '../dora/flagged-deployments.ts'
 import { instantAt } from './keyset.ts'
 
 /** Which deployments of a workspace to list, newest `deployedAt` first. */
@@ -15,8 +16,12 @@ export interface DeploymentFilters {
   since?: string
   /** RFC 3339; deployedAt before. */
   until?: string
-  /** Only deployments of this change type. */
-  changeType?: ChangeType
+  /** Only deployments of this change type; 'change': initial or forward (what fails, for DORA). */
+  changeType?: ChangeType | 'change'
+  /** Only deployments some signal says failed (true), or none does (false). */
+  failed?: boolean
+  /** Only rework (true: rollbacks, reverting and --fixes deployments), or none of it (false). */
+  rework?: boolean
   limit: number
   after?: PageCursor
 }
@@ -37,8 +42,39 @@ export const storedChangeType = (sql: Sql) => sql`
 /** The change type asked for, if any. */
 export function changeTypeCondition(sql: Sql, query: DeploymentFilters) {
   if (query.changeType === undefined) return sql``
+  if (query.changeType === 'change')
+    return sql`and ${storedChangeType(sql)} in ('initial', 'forward')`
   return sql`and ${storedChangeType(sql)} = ${query.changeType}`
 }
+
+/** The ids `failed` or `rework` keep (true) or leave out (false), by the DORA rule, and which. */
+export function flaggedIds(sql: Sql, query: DeploymentFilters) {
+  const scope = {
+    workspaceId: query.workspaceId,
+    environmentKey: query.environmentKey,
+    since: query.since,
+    applications: byApplication(query) ? applicationIds(sql, query) : undefined,
+  }
+  const sets = []
+  if (query.failed !== undefined)
+    sets.push({ keep: query.failed, ids: failedDeploymentIds(sql, scope) })
+  if (query.rework !== undefined)
+    sets.push({ keep: query.rework, ids: reworkDeploymentIds(sql, scope) })
+  return sets
+}
+
+/** The `failed` and `rework` conditions: uncorrelated, so each set is computed once and hashed. */
+export function flagConditions(sql: Sql, query: DeploymentFilters) {
+  return flaggedIds(sql, query).reduce(
+    (conditions, { keep, ids }) =>
+      sql`${conditions} and d.id ${keep ? sql`in` : sql`not in`} (${ids})`,
+    sql``,
+  )
+}
+
+/** Whether the filters name applications (an app or a repository). */
+export const byApplication = (query: DeploymentFilters) =>
+  query.appKey !== undefined || query.repositoryKey !== undefined
 
 /** The window's conditions: since and until. */
 export function windowConditions(sql: Sql, query: DeploymentFilters) {
@@ -67,6 +103,7 @@ export function rowConditions(sql: Sql, query: DeploymentFilters) {
     }
     ${windowConditions(sql, query)}
     ${changeTypeCondition(sql, query)}
+    ${flagConditions(sql, query)}
     ${
       after === undefined
         ? sql``

@@ -1,11 +1,14 @@
 import type { DeploymentRecord, PageCursor } from '@shiplog/schema'
-import type { Queryable, Sql } from '../client.ts'
+import type { Fragment, Queryable, Sql } from '../client.ts'
 import { type Actor, actorColumns } from './audit-events.ts'
 import {
   applicationIds,
+  byApplication,
   changeTypeCondition,
   type DeploymentFilters,
   environmentId,
+  flagConditions,
+  flaggedIds,
   rowConditions,
   storedChangeType,
   windowConditions,
@@ -44,6 +47,21 @@ function typedRows(sql: Sql, query: DeploymentFilters & { changeType: string }, 
 }
 
 /**
+ * A page of failed or rework deployments: the few a filter keeps (flagged-deployments.ts), by
+ * primary key, then those passing every filter (the other flag's set included).
+ */
+function flaggedRows(sql: Sql, query: DeploymentFilters, ids: Fragment, limit: number) {
+  return sql`
+    with flagged as materialized (${ids})
+    select d.* from flagged t join deployments d on d.id = t.id
+     where d.workspace_id = ${query.workspaceId}
+       ${query.environmentKey === undefined ? sql`` : sql`and d.environment_id = ${environmentId(sql, query)}`}
+       ${byApplication(query) ? sql`and d.application_id in (${applicationIds(sql, query)})` : sql``}
+       ${rowConditions(sql, query)}
+     order by d.deployed_at desc, d.id desc limit ${limit}`
+}
+
+/**
  * A page of some applications: per cell of those applications (deployment_cells), backward
  * walks of deployments_unique_delivery in two passes, so a page reads about its own size, not
  * cells × its size: first, from the index alone, the deployedAt the page cannot reach below (the
@@ -66,6 +84,7 @@ function applicationRows(sql: Sql, query: DeploymentFilters, limit: number) {
                and d.voided_at is null
                ${windowConditions(sql, query)}
                ${changeTypeCondition(sql, query)}
+               ${flagConditions(sql, query)}
                ${query.after === undefined ? sql`` : sql`and d.deployed_at < ${instantAt(sql, query.after.deployedAtMicros)}`}
          order by d.deployed_at desc limit ${limit}) x
        order by x.deployed_at desc limit ${limit}),
@@ -89,6 +108,7 @@ function applicationRows(sql: Sql, query: DeploymentFilters, limit: number) {
  * - version or commit: few rows match; they are collected by deployments_by_version or
  *   deployments_by_commit_prefix, then sorted (materialized, so no plan walks a time index
  *   hoping to meet them);
+ * - failed=true or rework=true: the few the DORA rule names, by primary key (flaggedRows);
  * - a change type other than forward: its deployments from their DORA facts (typedRows);
  * - app or repository: per cell of those applications (deployment_cells), backward walks of
  *   deployments_unique_delivery (application, environment, deployedAt) (applicationRows);
@@ -110,8 +130,10 @@ function pageRows(sql: Sql, query: DeploymentFilters) {
            ${byApplication ? sql`and d.application_id in (${applicationIds(sql, query)})` : sql``})
       select * from matches d order by d.deployed_at desc, d.id desc limit ${limit}`
   }
+  const kept = flaggedIds(sql, query).find(({ keep }) => keep)
+  if (kept) return flaggedRows(sql, query, kept.ids, limit)
   const { changeType } = query
-  if (changeType !== undefined && changeType !== 'forward') {
+  if (changeType !== undefined && changeType !== 'forward' && changeType !== 'change') {
     return typedRows(sql, { ...query, changeType }, limit)
   }
   if (byApplication) return applicationRows(sql, query, limit)

@@ -224,7 +224,7 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => 
     const scans = await scansWhile(() =>
       doraMetrics(sql, {
         workspaceId,
-        environmentKey: 'production',
+        environmentKeys: ['production'],
         bucket: 'week',
         since: until - year,
         until,

@@ -34,11 +34,21 @@ export function csvField(value: string | null): string {
 /** The header line of a deployments CSV. */
 export const DEPLOYMENT_CSV_HEADER = `${DEPLOYMENT_CSV_COLUMNS.join(',')}\r\n`
 
-/** Deployments as CSV lines (CRLF ends each, as RFC 4180 has it). */
-export function deploymentCsvLines(records: readonly CsvRecord[]): string {
+/** Records as CSV lines, `columns` in order (CRLF ends each, as RFC 4180 has it). */
+export function csvLines<C extends string>(
+  columns: readonly C[],
+  records: readonly { [column in C]?: string | number | null }[],
+): string {
   let text = ''
   for (const record of records) {
-    text += `${DEPLOYMENT_CSV_COLUMNS.map((column) => csvField(record[column] ?? null)).join(',')}\r\n`
+    text += `${columns.map((column) => csvField(textOf(record[column]))).join(',')}\r\n`
   }
   return text
 }
+
+const textOf = (value: string | number | null | undefined) =>
+  value === undefined || value === null ? null : String(value)
+
+/** Deployments as CSV lines. */
+export const deploymentCsvLines = (records: readonly CsvRecord[]) =>
+  csvLines(DEPLOYMENT_CSV_COLUMNS, records)

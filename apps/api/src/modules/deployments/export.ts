@@ -1,8 +1,7 @@
 import { exportDeployments } from '@shiplog/db/queries/deployment-export'
 import { listUnrecordedDeployments } from '@shiplog/db/queries/unrecorded-deployments'
 import type { ListDeploymentsQuery, PageCursor } from '@shiplog/schema'
-import { pushedStream } from '../../lib/pushed-stream.ts'
-import { problems } from '../../plugins/problem/index.ts'
+import { csvResponse, refusePaging } from '../../lib/csv-response.ts'
 import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
 import { DEPLOYMENT_CSV_HEADER, deploymentCsvLines } from './csv.ts'
 import { jobStatus } from './queue-status.ts'
@@ -26,15 +25,7 @@ export async function exportWorkspaceDeployments(
   given: URLSearchParams,
   filename = 'deployments.csv',
 ): Promise<Response> {
-  const paging = ['limit', 'cursor'].filter((name) => given.has(name))
-  if (paging.length > 0) {
-    throw problems.validation(
-      paging.map((field) => ({
-        field,
-        message: 'does not apply to a CSV export, which holds every matching deployment',
-      })),
-    )
-  }
+  refusePaging(given, 'deployment')
   const filters = filtersOf(owner, query)
   const status = query.status ?? 'recorded'
   const produce = async (push: (text: string) => Promise<void>) => {
@@ -57,19 +48,5 @@ export async function exportWorkspaceDeployments(
       after = page.next ?? undefined
     } while (after !== undefined)
   }
-  const body = await new Promise<ReadableStream<Uint8Array>>((resolve, reject) => {
-    reads
-      .run(slot, async () => {
-        const out = pushedStream(produce)
-        out.ready.then(() => resolve(out.stream), reject)
-        await out.done.catch(() => {})
-      })
-      .catch(reject)
-  })
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8; header=present',
-      'content-disposition': `attachment; filename="${filename}"`,
-    },
-  })
+  return csvResponse(reads, slot, filename, produce)
 }

@@ -131,6 +131,9 @@ export async function getDeployment(
   )
 }
 
+const flag = (value: 'true' | 'false' | undefined) =>
+  value === undefined ? undefined : value === 'true'
+
 const key = (value: string | undefined) => (value === undefined ? undefined : nameKey(value))
 
 /**
@@ -139,13 +142,16 @@ const key = (value: string | undefined) => (value === undefined ? undefined : na
  */
 export function filtersOf(owner: Workspace, query: ListDeploymentsQuery) {
   const status = query.status ?? 'recorded'
-  if (status !== 'recorded' && query.changeType !== undefined) {
-    throw problems.validation([
-      {
-        field: 'changeType',
+  const recordedOnly = (['changeType', 'failed', 'rework'] as const).filter(
+    (field) => query[field] !== undefined,
+  )
+  if (status !== 'recorded' && recordedOnly.length > 0) {
+    throw problems.validation(
+      recordedOnly.map((field) => ({
+        field,
         message: `is known once a deployment is recorded: leave it out to list ${status} ones`,
-      },
-    ])
+      })),
+    )
   }
   return {
     workspaceId: owner.workspaceId,
@@ -157,6 +163,8 @@ export function filtersOf(owner: Workspace, query: ListDeploymentsQuery) {
     since: query.since?.iso,
     until: query.until?.iso,
     changeType: query.changeType,
+    failed: flag(query.failed),
+    rework: flag(query.rework),
   }
 }
 

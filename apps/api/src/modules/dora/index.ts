@@ -10,12 +10,14 @@ const getDoraMetrics = route({
   operationId: 'getDoraMetrics',
   tag: 'Metrics',
   summary: 'The five DORA keys',
-  description: `Deployment frequency, change lead time, change fail rate, failed deployment recovery time and deployment rework rate of one \`environment\` (optionally one \`app\` or \`repository\`) over \`since\`–\`until\` (at most 400 days; default the last 12 weeks), and the same per week (or day) in \`series\`. A figure without data is \`null\`, never 0. How each is computed: docs/dora.md in Shiplog's repository.`,
+  description: `Deployment frequency, change lead time, change fail rate, failed deployment recovery time and deployment rework rate of one \`environment\`, or without one of every production environment of the workspace together (\`environments\` names them), (optionally one \`app\` or \`repository\`) over \`since\`–\`until\` (at most 400 days; default the last 12 weeks), and the same per week (or day) in \`series\`. A figure without data is \`null\`, never 0. How each is computed: docs/dora.md in Shiplog's repository.`,
   scope: 'read',
   query: DoraQuery,
   answers: {
     200: { description: 'OK', body: DoraMetrics },
-    404: problem('No such environment in the key’s workspace'),
+    404: problem(
+      'No such environment in the key’s workspace, or (without one) no production environment',
+    ),
     ...READ_ERRORS,
   },
   handle: ({ owner, query }, { reads, clients }) =>

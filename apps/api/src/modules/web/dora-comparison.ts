@@ -16,6 +16,7 @@ const MAX_SPAN = 400n * DAY_MICROS
 export async function doraComparisonOf(
   sql: Sql,
   workspaceId: string,
+  environments: string[],
   query: DoraQuery & { since: { micros: bigint }; until: { micros: bigint } },
 ): Promise<DoraComparisonView | undefined> {
   const since = query.since.micros
@@ -25,7 +26,7 @@ export async function doraComparisonOf(
   }
   const comparison = await doraComparison(sql, {
     workspaceId,
-    environmentKey: nameKey(query.environment),
+    environmentKeys: environments.map(nameKey),
     ...(query.app === undefined ? {} : { appKey: nameKey(query.app) }),
     ...(query.repository === undefined ? {} : { repositoryKey: nameKey(query.repository) }),
     since,

@@ -44,13 +44,18 @@ export function doraRoutes(deps: WebDeps) {
       const query = pageQuery(page.url)
       const environments = await page.read(() => listEnvironments(deps.readSql, owner.workspaceId))
       const names = environments.map((environment) => environment.environment)
-      // Production by default: the first production environment in pipeline order, else the last.
+      const production = environments
+        .filter((each) => each.production)
+        .map((each) => each.environment)
+      // Every production environment by default (the API's answer without one); without any,
+      // the last environment in pipeline order.
       const environment =
-        query.get('environment') ??
-        environments.find((each) => each.production)?.environment ??
-        names.at(-1)
+        query.get('environment') ?? (production.length > 0 ? undefined : names.at(-1))
       const selection = selectionOf(query, environment)
-      if (environment === undefined) return doraPage(undefined, selection, names)
+      const listed = { names, production }
+      if (environment === undefined && production.length === 0) {
+        return doraPage(undefined, selection, listed)
+      }
       // The window a shared link gives (validated as the API validates it), else the preset;
       // ending at an instant, so the figures and the comparison read the same window.
       const preset = rangeWindow(selection.range, new Date())
@@ -66,7 +71,7 @@ export function doraRoutes(deps: WebDeps) {
               until: preset.until ?? new Date().toISOString(),
               bucket: preset.bucket,
             }
-      const api = new URLSearchParams({ environment, ...window })
+      const api = new URLSearchParams({ ...(environment ? { environment } : {}), ...window })
       if (selection.app) api.set('app', selection.app)
       if (selection.repository) api.set('repository', selection.repository)
       const parsed = parametersOf(DoraQuery, api)
@@ -77,11 +82,20 @@ export function doraRoutes(deps: WebDeps) {
         Promise.all([
           doraMetricsOf(deps.readSql, owner, parsed),
           since && until
-            ? doraComparisonOf(deps.readSql, owner.workspaceId, { ...parsed, since, until })
+            ? doraComparisonOf(
+                deps.readSql,
+                owner.workspaceId,
+                environment ? [environment] : production,
+                {
+                  ...parsed,
+                  since,
+                  until,
+                },
+              )
             : undefined,
         ]),
       )
-      return doraPage(metrics, selection, names, comparison)
+      return doraPage(metrics, selection, listed, comparison)
     }),
   )
 }

@@ -1,6 +1,13 @@
 import type { DoraFigures, DoraMetrics } from '@shiplog/schema'
 import { trendChart } from './chart.ts'
 import { type ApplicationFigures, applicationsTable } from './dora-applications.ts'
+import {
+  type CountedScope,
+  commitList,
+  countedScope,
+  deploymentLists,
+  LIST_FILTERS,
+} from './dora-links.ts'
 import { type DoraSelection, defaultOrder, RANGE_LABELS, RANGES } from './dora-selection.ts'
 import { duration, durationAxisTop, percent, utc } from './format.ts'
 import { bdi, type Html, html } from './html.ts'
@@ -16,7 +23,8 @@ interface Key {
   id: string
   title: string
   figure: (figures: DoraFigures) => string
-  detail: (figures: DoraFigures) => string
+  /** What the figure counted, each count a link to the rows it counts. */
+  detail: (figures: DoraFigures, rows: RowLinks) => Html
   value: (figures: DoraFigures) => number | null
   kind: 'bars' | 'line'
   format: (value: number) => string
@@ -30,7 +38,8 @@ const KEYS: Key[] = [
     id: 'frequency',
     title: 'Deployment frequency',
     figure: (f) => `${f.deploymentFrequency.perDay.toFixed(2)} / day`,
-    detail: (f) => `${f.deploymentFrequency.deployments} deployments`,
+    detail: (f, rows) =>
+      rows.list(LIST_FILTERS.deployments, `${f.deploymentFrequency.deployments} deployments`),
     value: (f) => f.deploymentFrequency.deployments,
     kind: 'bars',
     format: (v) => `${Math.round(v)} deployments`,
@@ -41,8 +50,8 @@ const KEYS: Key[] = [
     id: 'lead-time',
     title: 'Change lead time',
     figure: (f) => duration(f.changeLeadTime.medianSeconds),
-    detail: (f) =>
-      `median of ${f.changeLeadTime.commits} commits; 90th percentile ${duration(f.changeLeadTime.p90Seconds)}`,
+    detail: (f, rows) =>
+      html`median of ${rows.commits(`${f.changeLeadTime.commits} commits`)}; 90th percentile ${duration(f.changeLeadTime.p90Seconds)}`,
     value: (f) => f.changeLeadTime.medianSeconds,
     kind: 'line',
     format: (v) => duration(v),
@@ -54,7 +63,8 @@ const KEYS: Key[] = [
     id: 'fail-rate',
     title: 'Change fail rate',
     figure: (f) => percent(f.changeFailRate.ratio),
-    detail: (f) => `${f.changeFailRate.failed} of ${f.changeFailRate.deployments} changes failed`,
+    detail: (f, rows) =>
+      html`${rows.list(LIST_FILTERS.failedChanges, `${f.changeFailRate.failed} failed`)} of ${rows.list(LIST_FILTERS.changes, `${f.changeFailRate.deployments} changes`)}`,
     value: (f) => f.changeFailRate.ratio,
     kind: 'line',
     format: (v) => percent(v),
@@ -65,8 +75,10 @@ const KEYS: Key[] = [
     id: 'recovery',
     title: 'Failed deployment recovery time',
     figure: (f) => duration(f.failedDeploymentRecoveryTime.medianSeconds),
-    detail: (f) =>
-      `median of ${f.failedDeploymentRecoveryTime.recoveries} recoveries; ${f.failedDeploymentRecoveryTime.open} not recovered`,
+    detail: (f, rows) => {
+      const { recoveries, open } = f.failedDeploymentRecoveryTime
+      return html`median of ${recoveries} recoveries; ${open} not recovered (${rows.list(LIST_FILTERS.failed, `${recoveries + open} failed deployments`)})`
+    },
     value: (f) => f.failedDeploymentRecoveryTime.medianSeconds,
     kind: 'line',
     format: (v) => duration(v),
@@ -78,8 +90,8 @@ const KEYS: Key[] = [
     id: 'rework',
     title: 'Deployment rework rate',
     figure: (f) => percent(f.deploymentReworkRate.ratio),
-    detail: (f) =>
-      `${f.deploymentReworkRate.rework} of ${f.deploymentReworkRate.deployments} deployments were rework`,
+    detail: (f, rows) =>
+      html`${rows.list(LIST_FILTERS.rework, `${f.deploymentReworkRate.rework} rework`)} of ${rows.list(LIST_FILTERS.deployments, `${f.deploymentReworkRate.deployments} deployments`)}`,
     value: (f) => f.deploymentReworkRate.ratio,
     kind: 'line',
     format: (v) => percent(v),
@@ -96,11 +108,33 @@ const unitOf = (metrics: DoraMetrics): 'day' | 'week' => {
     : 'week'
 }
 
+/** Links from a count to the list of what it counted. */
+interface RowLinks {
+  list: (filters: Record<string, string>, text: string) => Html
+  commits: (text: string) => Html
+}
+
+function rowLinks(scope: CountedScope): RowLinks {
+  return {
+    list(filters, text) {
+      const [one, ...more] = deploymentLists(scope, filters)
+      if (one && more.length === 0) return html`<a href="${one.href}">${text}</a>`
+      // Several environments: the list filters one at a time.
+      return html`${text} (${[one, ...more].map(
+        (list, index) =>
+          list && html`${index > 0 ? ', ' : ''}<a href="${list.href}">${bdi(list.environment)}</a>`,
+      )})`
+    },
+    commits: (text) => html`<a href="${commitList(scope)}">${text}</a>`,
+  }
+}
+
 function keyPanel(
   key: Key,
   metrics: DoraMetrics,
   unit: 'day' | 'week',
   previous: DoraFigures | undefined,
+  rows: RowLinks,
 ): Html {
   const points = metrics.series.map((bucket) => ({
     label: bucket.start.slice(0, 10),
@@ -113,7 +147,7 @@ function keyPanel(
 <h2 id="key-${key.id}">${key.title}</h2>
 <p class="figure">${key.figure(metrics)}</p>
 ${previous ? html`<p class="previous">was ${key.figure(previous)} the period before</p>` : ''}
-<p class="muted">${key.detail(metrics)}</p>
+<p class="muted">${key.detail(metrics, rows)}</p>
 ${trendChart({
   id: `chart-${key.id}`,
   title: `${key.title} per ${unit}`,
@@ -127,22 +161,31 @@ ${trendChart({
 </section>`
 }
 
-/** DORA's five keys for an environment and window: each a figure and a weekly trend. */
+/**
+ * DORA's five keys for an environment (or every production one, when none is chosen) and a
+ * window: each a figure and a trend, beside the period before; then each application.
+ */
 export function doraPage(
   metrics: DoraMetrics | undefined,
   selection: DoraSelection,
-  environments: string[],
+  environments: { names: string[]; production: string[] },
   comparison?: DoraComparisonView,
 ): PageContent {
+  const counted = selection.environment ?? environments.production.join(', ')
   return {
-    title: selection.environment ? `DORA: ${selection.environment}` : 'DORA',
+    title: counted ? `DORA: ${counted}` : 'DORA',
     section: '/ui/dora',
     description:
       'DORA’s five keys of an environment: deployment frequency, lead time, fail rate, recovery and rework.',
-    body: html`<h1>How we deliver${selection.environment ? html` to ${selection.environment}` : ''}</h1>
+    body: html`<h1>How we deliver${counted ? html` to ${bdi(counted)}` : ''}</h1>
 <form class="filters" method="get" action="/ui/dora">
 <label for="dora-environment">Environment<select id="dora-environment" name="environment">
-${environments.map(
+${
+  environments.production.length > 0
+    ? html`<option value=""${selection.environment === undefined ? html` selected` : ''}>every production one (${environments.production.join(', ')})</option>`
+    : ''
+}
+${environments.names.map(
   (name) =>
     html`<option dir="auto" value="${name}"${name.toLowerCase() === selection.environment?.toLowerCase() ? html` selected` : ''}>${name}</option>`,
 )}
@@ -170,7 +213,7 @@ ${
           ? html` Compared with the period before, ${utc(comparison.previous.since)} to ${utc(comparison.previous.until)}.`
           : ''
       }</p>
-<div class="keys">${KEYS.map((key) => keyPanel(key, metrics, unitOf(metrics), comparison?.previous))}</div>
+<div class="keys">${KEYS.map((key) => keyPanel(key, metrics, unitOf(metrics), comparison?.previous, rowLinks(countedScope(metrics, selection))))}</div>
 ${comparison ? applicationsTable(comparison.applications, selection) : ''}`
     : html`<p>No deployment recorded yet: the keys appear once an environment has one.</p>`
 }`,
