@@ -79,3 +79,56 @@ test('the applications table sorts by any key through its links, with JavaScript
   )
   await context.close()
 }, 30_000)
+
+/** The rows of a list page and of every older page after it. */
+async function countRows(page: Page, href: string): Promise<number> {
+  let rows = 0
+  let next: string | null = href
+  while (next) {
+    await page.goto(day.base + next)
+    rows += await page.locator('main tbody tr').count()
+    next = await page
+      .getByRole('link', { name: 'Older' })
+      .getAttribute('href', { timeout: 1 })
+      .catch(() => null)
+  }
+  return rows
+}
+
+test('every count on the DORA page links to a list holding exactly that many rows', async () => {
+  const context = await day.browser.newContext()
+  const page = await signIn(context)
+  const checked: Record<string, [number, number]> = {}
+  // By default every production environment (here one), named in the title; then staging, where
+  // search failed and was rolled back.
+  for (const path of ['/ui/dora?since=2026-04-28&until=2026-05-05', STAGING]) {
+    await page.goto(day.base + path)
+    const links = await page.locator('.key p.muted a').evaluateAll((all) =>
+      all.map((link) => ({
+        text: link.textContent ?? '',
+        href: link.getAttribute('href') ?? '',
+        key: link.closest('section')?.querySelector('h2')?.textContent ?? '',
+      })),
+    )
+    expect(links.length).toBe(7)
+    for (const link of links) {
+      const figure = Number(/^\d+/.exec(link.text)?.[0])
+      checked[`${path} ${link.key}: ${link.text}`] = [figure, await countRows(page, link.href)]
+    }
+  }
+  expect(checked).toEqual(
+    Object.fromEntries(Object.entries(checked).map(([name, [figure]]) => [name, [figure, figure]])),
+  )
+  // Not vacuous: lists of deployments, commits, failures and rework with rows in them.
+  for (const text of ['deployments', 'commits', 'failed', 'rework']) {
+    expect(
+      Object.entries(checked).some(([name, [, rows]]) => name.includes(text) && rows > 0),
+    ).toBe(true)
+  }
+  await page.goto(`${day.base}/ui/dora`)
+  expect(await page.title()).toStartWith('DORA: production')
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+    'How we deliver to production',
+  )
+  await context.close()
+}, 60_000)
