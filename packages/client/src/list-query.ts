@@ -18,6 +18,8 @@ export interface ListDeploymentsQuery {
   failed?: boolean
   /** Only rework as the DORA rework rate counts it (true), or the others (false). */
   rework?: boolean
+  /** Only the production environments (true), or the others (false). */
+  production?: boolean
   /** The API lists `recorded` deployments unless asked for `queued` or `failed` ones. */
   status?: DeploymentStatus['status']
   /** Page size, 1 to 100 (the API defaults to 50). */

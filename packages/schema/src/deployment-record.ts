@@ -92,6 +92,11 @@ export const ListDeploymentsQuery = Type.Object(
         'true: only rework as the DORA rework rate counts it (rollbacks, deployments whose commits revert a failed one’s, deployments that fixed an incident); false: only the others',
       ),
     ),
+    production: Type.Optional(
+      FlagParameter(
+        'true: only the production environments (GET /v1/environments says which), what /v1/metrics/dora counts without an environment; false: only the others',
+      ),
+    ),
     status: Type.Optional(
       Type.Union([Type.Literal('recorded'), Type.Literal('queued'), Type.Literal('failed')], {
         default: 'recorded',

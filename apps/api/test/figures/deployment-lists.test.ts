@@ -30,16 +30,21 @@ async function dora(query: string) {
 
 const versions = (rows: Listed[]) => rows.map((row) => row.version).sort()
 
+const SCOPES = [
+  ['environment=production', 'environment=production'],
+  ['environment=production&app=checkout', 'environment=production&app=checkout'],
+  ['environment=eu-production', 'environment=eu-production'],
+  ['environment=staging', 'environment=staging'],
+  // All production together: the figures without an environment, the lists of production=true.
+  ['', 'production=true'],
+  ['repository=acme/shop', 'production=true&repository=acme/shop'],
+] as const
+
 for (const [since, until] of WINDOWS) {
-  for (const scope of [
-    'environment=production',
-    'environment=production&app=checkout',
-    'environment=eu-production',
-    'environment=staging',
-  ]) {
+  for (const [doraScope, scope] of SCOPES) {
     test(`${scope} from ${since} to ${until}: the lists' counts are the figures`, async () => {
       const window = `${scope}&since=${since}&until=${until}`
-      const figures = await dora(window)
+      const figures = await dora(`${doraScope}&since=${since}&until=${until}`)
       const list = (filters: string) =>
         allPages<Listed>(h, key, `/v1/deployments?${window}${filters}`)
       const [all, failed, failedChanges, changes, rework, notFailed, notRework] = await Promise.all(
@@ -106,11 +111,34 @@ test('the CSV export takes the same filters', async () => {
   expect(rows.map((row) => row.id)).toEqual(listed.map((row) => row.id))
 })
 
-test('failed and rework are refused for deployments not yet recorded, and take true or false', async () => {
-  const response = await h.get('/v1/deployments?status=queued&failed=true&rework=false', { key })
+test('production=false lists the other environments; production with environment, both must hold', async () => {
+  const window = 'since=2026-04-01&until=2026-05-01'
+  const others = await allPages<Listed & { environment: string }>(
+    h,
+    key,
+    `/v1/deployments?${window}&production=false`,
+  )
+  expect(new Set(others.map((row) => row.environment))).toEqual(new Set(['staging']))
+  const both = await allPages<Listed>(
+    h,
+    key,
+    `/v1/deployments?${window}&production=true&environment=staging`,
+  )
+  expect(both).toEqual([])
+})
+
+test('failed, rework and production are refused for deployments not yet recorded, and take true or false', async () => {
+  const response = await h.get(
+    '/v1/deployments?status=queued&failed=true&rework=false&production=true',
+    { key },
+  )
   expect(response.status).toBe(422)
   const body = await response.json()
-  expect(body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['failed', 'rework'])
+  expect(body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+    'failed',
+    'production',
+    'rework',
+  ])
   const bad = await h.get('/v1/deployments?failed=yes', { key })
   expect(bad.status).toBe(422)
   expect((await bad.json()).errors[0].message).toBe('must be one of true, false')

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { csvRecords } from '../csv.ts'
 import { type Harness, startHarness, validDeployment } from '../harness.ts'
 import { recordHistory, WINDOWS } from './audited-history.ts'
 
@@ -103,4 +104,39 @@ test('a workspace without production environments: 404 saying how to get one', a
   const { status, body } = await dora('', other)
   expect(status).toBe(404)
   expect(body.detail).toContain('PUT /v1/environments/{name}')
+})
+
+test('Accept: text/csv answers the series, one line per bucket, as the JSON has it', async () => {
+  for (const query of [
+    'since=2026-04-01&until=2026-05-01',
+    'environment=production&since=2026-04-06&until=2026-04-20&bucket=day',
+  ]) {
+    const json = await dora(query)
+    const response = await h.get(`/v1/metrics/dora?${query}`, {
+      key,
+      headers: { accept: 'text/csv' },
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toStartWith('text/csv')
+    const rows = csvRecords(await response.text())
+    expect(rows).toEqual(
+      json.body.series.map((bucket: Figures & { start: string }) => {
+        const row: Record<string, string | null> = { start: bucket.start }
+        for (const [figure, fields] of Object.entries(bucket)) {
+          if (figure === 'start') continue
+          for (const [field, value] of Object.entries(fields as Record<string, number | null>)) {
+            row[`${figure}.${field}`] = value === null ? null : String(value)
+          }
+        }
+        return row
+      }),
+    )
+    expect(rows.length).toBe(json.body.series.length)
+  }
+  const bad = await h.get('/v1/metrics/dora?environment=nowhere', {
+    key,
+    headers: { accept: 'text/csv' },
+  })
+  expect(bad.status).toBe(404)
+  expect(bad.headers.get('content-type')).toStartWith('application/problem+json')
 })

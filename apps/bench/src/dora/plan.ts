@@ -101,6 +101,44 @@ export async function doraEndpoints(
           ((body as { changeLeadTime?: { commits?: number } }).changeLeadTime?.commits ?? 0) > 0,
       },
       {
+        label: 'GET /v1/metrics/dora, one year of every production environment together',
+        path: `/v1/metrics/dora?${new URLSearchParams({ since, until, bucket: 'week' })}`,
+        targetMs: DORA_TARGET_MS,
+        hasData: (body) => ((body as { environments?: string[] }).environments?.length ?? 0) > 0,
+      },
+      // The lists behind the figures (issue 29): a page of each, over the same year.
+      ...(
+        [
+          ['failed=true', { failed: 'true' }],
+          ['failed=true&changeType=change', { failed: 'true', changeType: 'change' }],
+          ['rework=true', { rework: 'true' }],
+          ['failed=false', { failed: 'false' }],
+        ] as const
+      ).map(([name, filters]) => ({
+        label: `GET /v1/deployments?environment=production&since&until&${name}&limit=50`,
+        path: `/v1/deployments?${new URLSearchParams({ environment, since, until, ...filters, limit: '50' })}`,
+        targetMs: Number.POSITIVE_INFINITY,
+        hasData: (body: unknown) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
+      })),
+      {
+        label: 'GET /v1/deployments?production=true&limit=50',
+        path: '/v1/deployments?production=true&limit=50',
+        targetMs: Number.POSITIVE_INFINITY,
+        hasData: (body) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
+      },
+      {
+        label: 'GET /v1/commits?environment=production&since&until&limit=50',
+        path: `/v1/commits?${new URLSearchParams({ environment, since, until, limit: '50' })}`,
+        targetMs: Number.POSITIVE_INFINITY,
+        hasData: (body) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
+      },
+      {
+        label: 'GET /v1/commits?production=true&since&until&limit=50',
+        path: `/v1/commits?${new URLSearchParams({ production: 'true', since, until, limit: '50' })}`,
+        targetMs: Number.POSITIVE_INFINITY,
+        hasData: (body) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
+      },
+      {
         label: 'GET /v1/deployments?limit=50 (baseline)',
         path: '/v1/deployments?limit=50',
         targetMs: Number.POSITIVE_INFINITY,

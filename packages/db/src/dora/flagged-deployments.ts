@@ -6,10 +6,11 @@
 import type { Fragment, SqlTag } from '../client.ts'
 import { failureSignals, reworkDeployments, type SignalSources } from './failure-signals.ts'
 
-/** Where a list looks: the workspace, optionally one environment, applications and a start. */
+/** Where a list looks: the workspace, optionally environments, applications and a start. */
 export interface FlagScope {
   workspaceId: string
-  environmentKey?: string | undefined
+  /** The environments' name keys; undefined: every environment. */
+  environmentKeys?: string[] | undefined
   /** RFC 3339: deployedAt at or after. */
   since?: string | undefined
   /** A relation of application ids (column `id`), when the list names an app or repository. */
@@ -19,7 +20,7 @@ export interface FlagScope {
 function sourcesOf(sql: SqlTag, scope: FlagScope): SignalSources {
   const environments = sql`
     select e.id from environments e where e.workspace_id = ${scope.workspaceId}
-      ${scope.environmentKey === undefined ? sql`` : sql`and e.name_key = ${scope.environmentKey}`}`
+      ${scope.environmentKeys === undefined ? sql`` : sql`and e.name_key = any(${scope.environmentKeys}::text[])`}`
   return {
     deployments: sql`(
       select f.deployment_id, f.application_id, f.environment_id, f.deployed_at, f.change_type,

@@ -3,7 +3,7 @@ import type { Sql } from '../client.ts'
 import {
   applicationIds,
   type DeploymentFilters,
-  environmentId,
+  environmentCondition,
   rowConditions,
 } from './deployment-filters.ts'
 import { recordColumns } from './deployments.ts'
@@ -40,7 +40,7 @@ export async function exportDeployments(
         join repositories r on r.id = a.repository_id
         join environments e on e.id = d.environment_id
        where d.workspace_id = ${query.workspaceId}
-         ${query.environmentKey === undefined ? sql`` : sql`and d.environment_id = ${environmentId(sql, query)}`}
+         ${environmentCondition(sql, query, sql`d.environment_id`)}
          ${byApplication ? sql`and d.application_id in (${applicationIds(sql, query)})` : sql``}
          ${rowConditions(sql, query)}
        order by d.deployed_at desc, d.id desc`

@@ -1,5 +1,5 @@
 import type { ChangeType, PageCursor } from '@shiplog/schema'
-import type { Sql } from '../client.ts'
+import type { Fragment, Sql } from '../client.ts'
 import { failedDeploymentIds, reworkDeploymentIds } from '../dora/flagged-deployments.ts'
 import { instantAt } from './keyset.ts'
 
@@ -8,6 +8,8 @@ export interface DeploymentFilters {
   workspaceId: string
   appKey?: string
   environmentKey?: string
+  /** Only these environments (the production ones, say); with environmentKey too, both must hold. */
+  environmentKeys?: string[]
   repositoryKey?: string
   version?: string
   /** Lower-case hexadecimal; matches commits that start with it. */
@@ -51,7 +53,7 @@ export function changeTypeCondition(sql: Sql, query: DeploymentFilters) {
 export function flaggedIds(sql: Sql, query: DeploymentFilters) {
   const scope = {
     workspaceId: query.workspaceId,
-    environmentKey: query.environmentKey,
+    environmentKeys: environmentKeysOf(query),
     since: query.since,
     applications: byApplication(query) ? applicationIds(sql, query) : undefined,
   }
@@ -119,6 +121,31 @@ export const applicationIds = (sql: Sql, query: DeploymentFilters) => sql`
    where a.workspace_id = ${query.workspaceId}
      ${query.appKey === undefined ? sql`` : sql`and a.name_key = ${query.appKey}`}
      ${query.repositoryKey === undefined ? sql`` : sql`and r.full_name_key = ${query.repositoryKey}`}`
+
+/** The environments' name keys a list is limited to, or undefined for all. */
+export function environmentKeysOf(query: DeploymentFilters): string[] | undefined {
+  const { environmentKey, environmentKeys } = query
+  if (environmentKeys === undefined)
+    return environmentKey === undefined ? undefined : [environmentKey]
+  if (environmentKey === undefined) return environmentKeys
+  return environmentKeys.filter((key) => key === environmentKey)
+}
+
+/**
+ * The condition on an environment column: one environment (environments' unique name, as a
+ * scalar subquery), a set of them, or none.
+ */
+export function environmentCondition(sql: Sql, query: DeploymentFilters, column: Fragment) {
+  if (query.environmentKeys === undefined) {
+    return query.environmentKey === undefined
+      ? sql``
+      : sql`and ${column} = ${environmentId(sql, query)}`
+  }
+  return sql`and ${column} in (
+    select id from environments
+     where workspace_id = ${query.workspaceId}
+       and name_key = any(${environmentKeysOf(query) ?? []}::text[]))`
+}
 
 export const environmentId = (sql: Sql, query: DeploymentFilters) => sql`(
   select id from environments

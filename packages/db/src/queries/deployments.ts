@@ -6,6 +6,7 @@ import {
   byApplication,
   changeTypeCondition,
   type DeploymentFilters,
+  environmentCondition,
   environmentId,
   flagConditions,
   flaggedIds,
@@ -32,15 +33,14 @@ interface Row extends DeploymentRecord {
  * deployment_dora_facts_change_type (a few per stream at most), then those passing the filters.
  */
 function typedRows(sql: Sql, query: DeploymentFilters & { changeType: string }, limit: number) {
-  const byApplication = query.appKey !== undefined || query.repositoryKey !== undefined
   return sql`
     with typed as materialized (
       select f.deployment_id from deployment_dora_facts f
        where f.environment_id in (
                select e.id from environments e where e.workspace_id = ${query.workspaceId}
-                 ${query.environmentKey === undefined ? sql`` : sql`and e.name_key = ${query.environmentKey}`})
+                 ${environmentCondition(sql, query, sql`e.id`)})
          and f.change_type = ${query.changeType} and f.change_type <> 'forward'
-         ${byApplication ? sql`and f.application_id in (${applicationIds(sql, query)})` : sql``})
+         ${byApplication(query) ? sql`and f.application_id in (${applicationIds(sql, query)})` : sql``})
     select d.* from typed t join deployments d on d.id = t.deployment_id
      where d.workspace_id = ${query.workspaceId} ${rowConditions(sql, query)}
      order by d.deployed_at desc, d.id desc limit ${limit}`
@@ -55,7 +55,7 @@ function flaggedRows(sql: Sql, query: DeploymentFilters, ids: Fragment, limit: n
     with flagged as materialized (${ids})
     select d.* from flagged t join deployments d on d.id = t.id
      where d.workspace_id = ${query.workspaceId}
-       ${query.environmentKey === undefined ? sql`` : sql`and d.environment_id = ${environmentId(sql, query)}`}
+       ${environmentCondition(sql, query, sql`d.environment_id`)}
        ${byApplication(query) ? sql`and d.application_id in (${applicationIds(sql, query)})` : sql``}
        ${rowConditions(sql, query)}
      order by d.deployed_at desc, d.id desc limit ${limit}`
@@ -74,8 +74,8 @@ function applicationRows(sql: Sql, query: DeploymentFilters, limit: number) {
     with cells as materialized (
       select c.workspace_id, c.application_id, c.environment_id from deployment_cells c
        where c.workspace_id = ${query.workspaceId}
-         and c.application_id in (${applicationIds(sql, query)})
-         ${query.environmentKey === undefined ? sql`` : sql`and c.environment_id = ${environmentId(sql, query)}`}),
+         ${byApplication(query) ? sql`and c.application_id in (${applicationIds(sql, query)})` : sql``}
+         ${environmentCondition(sql, query, sql`c.environment_id`)}),
     newest as (
       select x.deployed_at from cells c
       cross join lateral (
@@ -110,24 +110,22 @@ function applicationRows(sql: Sql, query: DeploymentFilters, limit: number) {
  *   hoping to meet them);
  * - failed=true or rework=true: the few the DORA rule names, by primary key (flaggedRows);
  * - a change type other than forward: its deployments from their DORA facts (typedRows);
- * - app or repository: per cell of those applications (deployment_cells), backward walks of
- *   deployments_unique_delivery (application, environment, deployedAt) (applicationRows);
+ * - app or repository, or a set of environments: per cell of those applications and
+ *   environments (deployment_cells), backward walks of deployments_unique_delivery
+ *   (application, environment, deployedAt) (applicationRows);
  * - environment: a backward walk of deployments_by_environment;
  * - none: a backward walk of deployments_newest (workspace, deployedAt).
  */
 function pageRows(sql: Sql, query: DeploymentFilters) {
   const limit = query.limit + 1
-  const byEnvironment =
-    query.environmentKey === undefined
-      ? sql``
-      : sql`and d.environment_id = ${environmentId(sql, query)}`
-  const byApplication = query.appKey !== undefined || query.repositoryKey !== undefined
+  const byEnvironment = environmentCondition(sql, query, sql`d.environment_id`)
+  const byApplications = byApplication(query)
   if (query.version !== undefined || query.commitPrefix !== undefined) {
     return sql`
       with matches as materialized (
         select d.* from deployments d
          where d.workspace_id = ${query.workspaceId} ${byEnvironment} ${rowConditions(sql, query)}
-           ${byApplication ? sql`and d.application_id in (${applicationIds(sql, query)})` : sql``})
+           ${byApplications ? sql`and d.application_id in (${applicationIds(sql, query)})` : sql``})
       select * from matches d order by d.deployed_at desc, d.id desc limit ${limit}`
   }
   const kept = flaggedIds(sql, query).find(({ keep }) => keep)
@@ -136,7 +134,10 @@ function pageRows(sql: Sql, query: DeploymentFilters) {
   if (changeType !== undefined && changeType !== 'forward' && changeType !== 'change') {
     return typedRows(sql, { ...query, changeType }, limit)
   }
-  if (byApplication) return applicationRows(sql, query, limit)
+  // A set of environments (the production ones) is walked per cell too, its few cells merged.
+  if (byApplications || query.environmentKeys !== undefined) {
+    return applicationRows(sql, query, limit)
+  }
   return sql`
     select d.* from deployments d
      where ${

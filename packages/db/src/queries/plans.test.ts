@@ -7,11 +7,12 @@ import type postgres from 'postgres'
 import { createSql, type Sql } from '../client.ts'
 import { findChangeFailures } from '../dora/change-failures.ts'
 import { deploymentFrequency } from '../dora/deployment-frequency.ts'
+import { listFirstDeliveries } from '../dora/first-deliveries.ts'
 import { doraMetrics } from '../dora/metrics.ts'
 import { seedCommits } from '../testing/seed-commits.ts'
 import { RARE_ENVIRONMENT, seedDeployments } from '../testing/seed-deployments.ts'
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
-import { listApplications, listEnvironments } from './catalog.ts'
+import { environmentIds, listApplications, listEnvironments } from './catalog.ts'
 import { compareStreams } from './compare.ts'
 import { deploymentMatrix } from './deployment-matrix.ts'
 import { type DeploymentFilters, findRecordedDeployment, listDeployments } from './deployments.ts'
@@ -146,6 +147,27 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => 
       'deployments_by_environment',
     ],
     [
+      'failed in an environment',
+      () => ({ failed: true, environmentKey: 'production' }),
+      'deployment_dora_facts_signals',
+    ],
+    ['rework', () => ({ rework: true }), 'deployment_dora_facts_signals'],
+    [
+      'not failed, in an environment',
+      () => ({ failed: false, environmentKey: 'production' }),
+      'deployments_by_environment',
+    ],
+    [
+      'changes in an environment',
+      () => ({ changeType: 'change', environmentKey: 'production' }),
+      'deployments_by_environment',
+    ],
+    [
+      'a set of environments (production=true)',
+      () => ({ environmentKeys: ['production', RARE_ENVIRONMENT] }),
+      'deployments_unique_delivery',
+    ],
+    [
       'long commit prefix with app',
       () => ({ commitPrefix: 'abcdef0123', appKey: 'svc-0001001' }),
       'deployments_by_commit_prefix',
@@ -236,6 +258,49 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => 
     expect(indexesOf(scans)).toContain('deployment_counts_pkey')
     expect(indexesOf(scans)).toContain('deployment_commits_by_sha')
     expect(indexesOf(scans)).toContain('deployments_pkey')
+    for (const table of ['deployments', 'deployment_dora_facts', 'deployment_commits']) {
+      expect(seqScanned(scans)).not.toContain(table)
+    }
+  })
+
+  test('GET /v1/metrics/dora over a year of two environments together: the same indexes, no sequential scan', async () => {
+    const until = BigInt(Date.now() - (Date.now() % day) - 5 * 3_600_000) * 1000n
+    const scans = await scansWhile(() =>
+      doraMetrics(sql, {
+        workspaceId,
+        environmentKeys: ['production', 'staging'],
+        bucket: 'week',
+        since: until - year,
+        until,
+      }),
+    )
+    expect(indexesOf(scans)).toContain('deployment_dora_facts_window')
+    expect(indexesOf(scans)).toContain('deployment_dora_facts_signals')
+    expect(indexesOf(scans)).toContain('deployment_counts_pkey')
+    for (const table of ['deployments', 'deployment_dora_facts', 'deployment_commits']) {
+      expect(seqScanned(scans)).not.toContain(table)
+    }
+  })
+
+  test('GET /v1/commits, a page of a year: facts by their window index, commits by SHA, no sequential scan', async () => {
+    const until = Date.now() - 5 * 3_600_000
+    const ids = await environmentIds(sql, workspaceId, ['production'])
+    // delivered_before's probes run as statements of their own: shown too, for this test only.
+    await sql.unsafe('set auto_explain.log_nested_statements = on')
+    const scans = await scansWhile(() =>
+      listFirstDeliveries(
+        sql,
+        {
+          workspaceId,
+          environmentIds: ids,
+          since: iso(until - 365 * day),
+          until: iso(until),
+        },
+        50,
+      ),
+    ).finally(() => sql.unsafe('reset auto_explain.log_nested_statements'))
+    expect(indexesOf(scans)).toContain('deployment_dora_facts_window')
+    expect(indexesOf(scans)).toContain('deployment_commits_by_sha')
     for (const table of ['deployments', 'deployment_dora_facts', 'deployment_commits']) {
       expect(seqScanned(scans)).not.toContain(table)
     }

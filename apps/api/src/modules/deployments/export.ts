@@ -5,7 +5,7 @@ import { csvResponse, refusePaging } from '../../lib/csv-response.ts'
 import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
 import { DEPLOYMENT_CSV_HEADER, deploymentCsvLines } from './csv.ts'
 import { jobStatus } from './queue-status.ts'
-import { filtersOf, type ReadClients, type Workspace } from './service.ts'
+import { type ReadClients, resolvedFiltersOf, type Workspace } from './service.ts'
 
 /** How an export reads: 1,000 rows at a time, for at most 15 minutes. */
 export const EXPORT_OPTIONS = { chunk: 1_000, timeoutMs: 15 * 60_000 }
@@ -26,7 +26,7 @@ export async function exportWorkspaceDeployments(
   filename = 'deployments.csv',
 ): Promise<Response> {
   refusePaging(given, 'deployment')
-  const filters = filtersOf(owner, query)
+  const filters = await resolvedFiltersOf(clients.replica, owner, query)
   const status = query.status ?? 'recorded'
   const produce = async (push: (text: string) => Promise<void>) => {
     await push(DEPLOYMENT_CSV_HEADER)

@@ -2,6 +2,7 @@ import type { Sql } from '@shiplog/db/client'
 import { findChangeFailures } from '@shiplog/db/dora/change-failures'
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { type Actor, recordAuditEvent } from '@shiplog/db/queries/audit-events'
+import { productionEnvironments } from '@shiplog/db/queries/catalog'
 import {
   findRecordedDeployment,
   listDeployments,
@@ -142,7 +143,7 @@ const key = (value: string | undefined) => (value === undefined ? undefined : na
  */
 export function filtersOf(owner: Workspace, query: ListDeploymentsQuery) {
   const status = query.status ?? 'recorded'
-  const recordedOnly = (['changeType', 'failed', 'rework'] as const).filter(
+  const recordedOnly = (['changeType', 'failed', 'rework', 'production'] as const).filter(
     (field) => query[field] !== undefined,
   )
   if (status !== 'recorded' && recordedOnly.length > 0) {
@@ -169,6 +170,17 @@ export function filtersOf(owner: Workspace, query: ListDeploymentsQuery) {
 }
 
 /**
+ * filtersOf, with the environments `production` names (true: the production ones, false: the
+ * others), as GET /v1/environments places them.
+ */
+export async function resolvedFiltersOf(sql: Sql, owner: Workspace, query: ListDeploymentsQuery) {
+  const filters = filtersOf(owner, query)
+  if (query.production === undefined) return filters
+  const names = await productionEnvironments(sql, owner.workspaceId, query.production === 'true')
+  return { ...filters, environmentKeys: names.map(nameKey) }
+}
+
+/**
  * One page of the workspace's deployments, newest `deployedAt` first, whatever their status:
  * recorded ones from the replica, queued and failed ones from the queue, which only the primary
  * holds up to date.
@@ -178,7 +190,11 @@ export async function listWorkspaceDeployments(
   owner: Workspace,
   query: ListDeploymentsQuery,
 ): Promise<DeploymentPage> {
-  const filters = { ...filtersOf(owner, query), limit: query.limit ?? 50, after: query.cursor }
+  const filters = {
+    ...(await resolvedFiltersOf(replica, owner, query)),
+    limit: query.limit ?? 50,
+    after: query.cursor,
+  }
   const status = query.status ?? 'recorded'
   if (status === 'recorded') {
     const page = await listDeployments(replica, filters)

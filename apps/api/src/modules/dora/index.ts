@@ -1,8 +1,10 @@
 import { DeploymentFrequency, DoraMetrics, DoraQuery, FrequencyQuery } from '@shiplog/schema'
+import { preferredType } from '../../lib/accept.ts'
 import { problem, READ_ERRORS } from '../../route-table/answers.ts'
 import { route } from '../../route-table/route.ts'
 import { doraMetricsOf } from './five-keys-service.ts'
 import { deploymentFrequencyOf } from './frequency-service.ts'
+import { DORA_CSV_COLUMNS, doraSeriesCsv } from './series-csv.ts'
 
 const getDoraMetrics = route({
   method: 'GET',
@@ -10,18 +12,35 @@ const getDoraMetrics = route({
   operationId: 'getDoraMetrics',
   tag: 'Metrics',
   summary: 'The five DORA keys',
-  description: `Deployment frequency, change lead time, change fail rate, failed deployment recovery time and deployment rework rate of one \`environment\`, or without one of every production environment of the workspace together (\`environments\` names them), (optionally one \`app\` or \`repository\`) over \`since\`–\`until\` (at most 400 days; default the last 12 weeks), and the same per week (or day) in \`series\`. A figure without data is \`null\`, never 0. How each is computed: docs/dora.md in Shiplog's repository.`,
+  description: `Deployment frequency, change lead time, change fail rate, failed deployment recovery time and deployment rework rate of one \`environment\`, or without one of every production environment of the workspace together (\`environments\` names them), (optionally one \`app\` or \`repository\`) over \`since\`–\`until\` (at most 400 days; default the last 12 weeks), and the same per week (or day) in \`series\`; \`Accept: text/csv\` answers the series, one line per bucket with the columns ${DORA_CSV_COLUMNS.map((column) => `\`${column}\``).join(', ')}. A figure without data is \`null\`, never 0. How each is computed: docs/dora.md in Shiplog's repository.`,
   scope: 'read',
   query: DoraQuery,
   answers: {
-    200: { description: 'OK', body: DoraMetrics },
+    200: {
+      description: 'OK: the figures as JSON, or the series as CSV for `Accept: text/csv`',
+      body: DoraMetrics,
+      alternatives: {
+        'text/csv': {
+          example: `${DORA_CSV_COLUMNS.join(',')}\r\n2026-04-06T00:00:00.000Z,12,1.7142857142857142,30,5400,86400,1,10,0.1,1,3600,0,2,12,0.16666666666666666\r\n`,
+        },
+      },
+    },
     404: problem(
       'No such environment in the key’s workspace, or (without one) no production environment',
     ),
     ...READ_ERRORS,
   },
-  handle: ({ owner, query }, { reads, clients }) =>
-    reads.run(owner.keyId, () => doraMetricsOf(clients.replica, owner, query)),
+  handle: async ({ owner, query, request }, { reads, clients }) => {
+    const metrics = await reads.run(owner.keyId, () => doraMetricsOf(clients.replica, owner, query))
+    const type = preferredType(request.headers.get('accept'), ['application/json', 'text/csv'])
+    if (type === 'application/json') return metrics
+    return new Response(doraSeriesCsv(metrics), {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8; header=present',
+        'content-disposition': 'attachment; filename="dora.csv"',
+      },
+    })
+  },
 })
 
 const getDeploymentFrequency = route({

@@ -3531,7 +3531,16 @@ function createShiplogClient(options) {
       const response = await send({ method: "PUT", path, body: JSON.stringify(place) });
       return await response.json();
     },
-    async getDoraMetrics(query) {
+    async listCommits(query = {}) {
+      const { production, ...rest } = query;
+      const params = queryParams({
+        ...rest,
+        ...production === undefined ? {} : { production: String(production) }
+      });
+      const response = await send({ method: "GET", path: "v1/commits", query: params });
+      return await response.json();
+    },
+    async getDoraMetrics(query = {}) {
       const params = queryParams({ ...query });
       const response = await send({ method: "GET", path: "v1/metrics/dora", query: params });
       return await response.json();
@@ -3744,6 +3753,7 @@ var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // packages/schema/src/page-cursor.ts
 var SHAPE = /^(-?\d{1,19})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 var BASE64URL = /^[A-Za-z0-9_-]*$/;
+var toBase64Url = (text) => btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 function decodeCursor(encoded) {
   if (!BASE64URL.test(encoded) || encoded.length % 4 === 1)
     return;
@@ -3755,6 +3765,16 @@ function decodeCursor(encoded) {
     return;
   const id = match[2];
   return UUID.test(id) ? { deployedAtMicros, id } : undefined;
+}
+var COMMIT_SHAPE = /^(.+)\.([0-9a-f]{40}|[0-9a-f]{64})$/;
+function decodeCommitCursor(encoded) {
+  if (!BASE64URL.test(encoded) || encoded.length % 4 === 1)
+    return;
+  const match = COMMIT_SHAPE.exec(atob(encoded.replaceAll("-", "+").replaceAll("_", "/")));
+  if (!match)
+    return;
+  const delivery = decodeCursor(toBase64Url(match[1]));
+  return delivery && { ...delivery, sha: match[2] };
 }
 
 // packages/schema/src/formats.ts
@@ -3778,6 +3798,7 @@ var FORMATS = {
   },
   uuid: (value) => UUID.test(value) ? value.toLowerCase() : BAD_UUID,
   cursor: (value) => decodeCursor(value) ?? BAD_CURSOR,
+  "commit-cursor": (value) => decodeCommitCursor(value) ?? BAD_CURSOR,
   name: checkName
 };
 for (const name of Object.keys(FORMATS)) {
@@ -4256,6 +4277,7 @@ var DeploymentPage = Type.Object({
     description: "Pass as `cursor` for the next page; null on the last page"
   })
 }, { $id: "DeploymentPage" });
+var FlagParameter = (description) => Type.Union([Type.Literal("true"), Type.Literal("false")], { description });
 var ListDeploymentsQuery = Type.Object({
   app: NameParameter("Only this application (any case)"),
   environment: NameParameter("Only this environment (any case)"),
@@ -4272,8 +4294,13 @@ var ListDeploymentsQuery = Type.Object({
     Type.Literal("initial"),
     Type.Literal("redeploy"),
     Type.Literal("rollback"),
-    Type.Literal("forward")
-  ], { description: "Only deployments of this change type (recorded ones)" })),
+    Type.Literal("forward"),
+    Type.Literal("change")
+  ], {
+    description: "Only deployments of this change type (recorded ones); `change`: initial or forward, the deployments change fail rate divides by"
+  })),
+  failed: Type.Optional(FlagParameter("true: only deployments some signal says failed (`changeFailure` set: as many as the DORA recoveries plus open; with `changeType=change`, the change fail rate’s failed); false: only the others")),
+  rework: Type.Optional(FlagParameter("true: only rework as the DORA rework rate counts it (rollbacks, deployments whose commits revert a failed one’s, deployments that fixed an incident); false: only the others")),
   status: Type.Optional(Type.Union([Type.Literal("recorded"), Type.Literal("queued"), Type.Literal("failed")], {
     default: "recorded",
     description: "recorded (default), queued (accepted, not yet recorded) or failed (dead-lettered)"
@@ -4316,7 +4343,12 @@ var DoraFigures = Type.Object({
   })
 }, { $id: "DoraFigures" });
 var DoraMetrics = Type.Object({
-  environment: Type.String(),
+  environment: Type.String({
+    description: 'The environment asked for; without one, the production environments covered, joined by ", "'
+  }),
+  environments: Type.Optional(Type.Array(Type.String(), {
+    description: "Only when no environment was asked for: the production environments counted together, in pipeline order"
+  })),
   since: Type.String({ format: "date-time" }),
   until: Type.String({ format: "date-time" }),
   ...DoraFigures.properties,
@@ -4326,7 +4358,7 @@ var DoraMetrics = Type.Object({
   }), { description: "Per bucket (week or day) of the window, in order, every bucket listed" })
 }, { $id: "DoraMetrics" });
 var DoraQuery = Type.Object({
-  environment: EnvironmentParameter,
+  environment: NameParameter("The environment (any case), e.g. production; without it, every production environment of the workspace together (GET /v1/environments says which are)"),
   app: NameParameter("Only this application (any case, in any repository)"),
   repository: NameParameter("Only the applications of this repository, owner/name (any case)"),
   since: Type.Optional(DateTimeParameter("Window start (default: 12 weeks before until)")),
@@ -4336,8 +4368,48 @@ var DoraQuery = Type.Object({
     description: "The buckets of series: ISO weeks from Monday (default), or UTC days"
   }))
 }, { additionalProperties: false });
+// packages/schema/src/first-delivery.ts
+var Nullable4 = (description) => Type.Union([Type.String(), Type.Null()], { description: `${description}; null when not sent` });
+var FirstDelivery = Type.Object({
+  sha: Type.String({ description: "The commit, lower-case hexadecimal" }),
+  deploymentId: Type.String({
+    format: "uuid",
+    description: "The deployment that first delivered it"
+  }),
+  app: Type.String(),
+  environment: Type.String(),
+  deployedAt: Type.String({ format: "date-time", description: "When that deployment ran" }),
+  committedAt: Type.String({ format: "date-time", description: "Committer time" }),
+  leadTimeSeconds: Type.Number({ description: "deployedAt minus committedAt" }),
+  subject: Nullable4("The first line of its message"),
+  author: Nullable4("Its author’s name"),
+  url: Nullable4("The commit on its code host, from the list’s webUrl")
+}, { $id: "FirstDelivery" });
+var FirstDeliveryPage = Type.Object({
+  data: Type.Array(FirstDelivery),
+  nextCursor: Type.Union([Type.String(), Type.Null()], {
+    description: "Pass as `cursor` for the next page; null on the last page"
+  })
+}, { $id: "FirstDeliveryPage" });
+var ListCommitsQuery = Type.Object({
+  environment: NameParameter("Only this environment (any case)"),
+  production: Type.Optional(Type.Union([Type.Literal("true"), Type.Literal("false")], {
+    description: "true: only the production environments (GET /v1/environments says which), what /v1/metrics/dora counts without an environment; false: only the others"
+  })),
+  app: NameParameter("Only this application (any case)"),
+  repository: NameParameter("Only the applications of this repository, owner/name (any case)"),
+  since: Type.Optional(DateTimeParameter("deployedAt at or after: a date (its midnight UTC) or an RFC 3339 date-time")),
+  until: Type.Optional(DateTimeParameter("deployedAt before: a date (its midnight UTC) or an RFC 3339 date-time")),
+  limit: PageParameters.limit,
+  cursor: Type.Optional(Type.Unsafe({
+    type: "string",
+    format: "commit-cursor",
+    maxLength: 300,
+    description: "`nextCursor` of the previous page"
+  }))
+}, { additionalProperties: false });
 // packages/schema/src/incident.ts
-var Nullable4 = (schema, description) => Type.Union([schema, Type.Null()], { description });
+var Nullable5 = (schema, description) => Type.Union([schema, Type.Null()], { description });
 var title = Type.String({
   minLength: 1,
   maxLength: 200,
@@ -4394,12 +4466,12 @@ var Incident = Type.Object({
     description: "resolved once resolvedAt is set"
   }),
   environment: Type.String({ description: "Display spelling of the environment" }),
-  app: Nullable4(Type.String(), "The application named when it was opened, or null"),
+  app: Nullable5(Type.String(), "The application named when it was opened, or null"),
   title: Type.String(),
   startedAt: Type.String({ format: "date-time" }),
-  resolvedAt: Nullable4(Type.String({ format: "date-time" }), "When resolved, or null"),
-  causeDeploymentId: Nullable4(Type.String({ format: "uuid" }), "The cause, or null"),
-  fixedByDeploymentId: Nullable4(Type.String({ format: "uuid" }), "The deployment that fixed it, or null"),
+  resolvedAt: Nullable5(Type.String({ format: "date-time" }), "When resolved, or null"),
+  causeDeploymentId: Nullable5(Type.String({ format: "uuid" }), "The cause, or null"),
+  fixedByDeploymentId: Nullable5(Type.String({ format: "uuid" }), "The deployment that fixed it, or null"),
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" })
 }, { $id: "Incident" });
