@@ -95,30 +95,39 @@ async function countRows(page: Page, href: string): Promise<number> {
   return rows
 }
 
+/** Each count's link on the DORA page at `path`: the count, and the rows its list holds. */
+async function countsAndRows(page: Page, path: string) {
+  await page.goto(day.base + path)
+  const links = await page.locator('.key p.muted a').evaluateAll((all) =>
+    all.map((link) => ({
+      text: link.textContent ?? '',
+      href: link.getAttribute('href') ?? '',
+      key: link.closest('section')?.querySelector('h2')?.textContent ?? '',
+    })),
+  )
+  // Frequency, lead time, recovery: one each; fail rate and rework: both their counts.
+  expect(links.length).toBe(7)
+  const checked: Record<string, [figure: number, rows: number]> = {}
+  for (const link of links) {
+    const figure = Number(/^\d+/.exec(link.text)?.[0])
+    checked[`${path} ${link.key}: ${link.text}`] = [figure, await countRows(page, link.href)]
+  }
+  return checked
+}
+
+const allEqual = (checked: Record<string, [number, number]>) =>
+  Object.fromEntries(Object.entries(checked).map(([name, [figure]]) => [name, [figure, figure]]))
+
 test('every count on the DORA page links to a list holding exactly that many rows', async () => {
   const context = await day.browser.newContext()
   const page = await signIn(context)
-  const checked: Record<string, [number, number]> = {}
   // By default every production environment (here one), named in the title; then staging, where
   // search failed and was rolled back.
-  for (const path of ['/ui/dora?since=2026-04-28&until=2026-05-05', STAGING]) {
-    await page.goto(day.base + path)
-    const links = await page.locator('.key p.muted a').evaluateAll((all) =>
-      all.map((link) => ({
-        text: link.textContent ?? '',
-        href: link.getAttribute('href') ?? '',
-        key: link.closest('section')?.querySelector('h2')?.textContent ?? '',
-      })),
-    )
-    expect(links.length).toBe(7)
-    for (const link of links) {
-      const figure = Number(/^\d+/.exec(link.text)?.[0])
-      checked[`${path} ${link.key}: ${link.text}`] = [figure, await countRows(page, link.href)]
-    }
+  const checked = {
+    ...(await countsAndRows(page, '/ui/dora?since=2026-04-28&until=2026-05-05')),
+    ...(await countsAndRows(page, STAGING)),
   }
-  expect(checked).toEqual(
-    Object.fromEntries(Object.entries(checked).map(([name, [figure]]) => [name, [figure, figure]])),
-  )
+  expect(checked).toEqual(allEqual(checked))
   // Not vacuous: lists of deployments, commits, failures and rework with rows in them.
   for (const text of ['deployments', 'commits', 'failed', 'rework']) {
     expect(
@@ -130,5 +139,27 @@ test('every count on the DORA page links to a list holding exactly that many row
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
     'How we deliver to production',
   )
+  await context.close()
+}, 60_000)
+
+// Last: it changes which environments are production.
+test('with two production environments, the page adds both up and its links list both', async () => {
+  const put = await day.h.send('PUT', '/v1/environments/staging', {
+    key: day.pipeline,
+    body: { production: true },
+  })
+  expect(put.status).toBe(200)
+  const context = await day.browser.newContext()
+  const page = await signIn(context, '/ui/dora?since=2026-05-01&until=2026-05-04')
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+    'How we deliver to staging, production',
+  )
+  expect(await page.getByLabel('Environment').inputValue()).toBe('')
+  // staging's 6 deployments and production's 3 (search's p2 voided) from 1 to 4 May.
+  expect(await panel(page, 'Deployment frequency').locator('p.muted').textContent()).toBe(
+    '9 deployments',
+  )
+  const checked = await countsAndRows(page, '/ui/dora?since=2026-05-01&until=2026-05-04')
+  expect(checked).toEqual(allEqual(checked))
   await context.close()
 }, 60_000)

@@ -38,24 +38,17 @@ function withScope(path: string, scope: CountedScope, environment: string | unde
   return `${path}?${query}`
 }
 
-/**
- * The deployment lists of a figure: one link for one environment; one per environment when the
- * figure adds up several (the list filters one environment at a time).
- */
-export function deploymentLists(
-  scope: CountedScope,
-  filters: Record<string, string> = {},
-): { environment: string; href: string }[] {
-  return scope.environments.map((environment) => ({
-    environment,
-    href: withScope('/ui/deployments', scope, environment, filters),
-  }))
+// One environment named, or every production one at once.
+const counted = (scope: CountedScope) => (scope.allProduction ? undefined : scope.environments[0])
+
+/** The deployment list of a figure, with `filters`. */
+export function deploymentList(scope: CountedScope, filters: Record<string, string> = {}): string {
+  return withScope('/ui/deployments', scope, counted(scope), filters)
 }
 
-/** The commit list behind change lead time (every production environment at once, if so). */
+/** The commit list behind change lead time. */
 export function commitList(scope: CountedScope): string {
-  const one = scope.allProduction ? undefined : scope.environments[0]
-  return withScope('/ui/commits', scope, one)
+  return withScope('/ui/commits', scope, counted(scope))
 }
 
 /** The filters of each deployment list a figure links to. */

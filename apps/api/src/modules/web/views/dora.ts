@@ -5,7 +5,7 @@ import {
   type CountedScope,
   commitList,
   countedScope,
-  deploymentLists,
+  deploymentList,
   LIST_FILTERS,
 } from './dora-links.ts'
 import { type DoraSelection, defaultOrder, RANGE_LABELS, RANGES } from './dora-selection.ts'
@@ -116,15 +116,7 @@ interface RowLinks {
 
 function rowLinks(scope: CountedScope): RowLinks {
   return {
-    list(filters, text) {
-      const [one, ...more] = deploymentLists(scope, filters)
-      if (one && more.length === 0) return html`<a href="${one.href}">${text}</a>`
-      // Several environments: the list filters one at a time.
-      return html`${text} (${[one, ...more].map(
-        (list, index) =>
-          list && html`${index > 0 ? ', ' : ''}<a href="${list.href}">${bdi(list.environment)}</a>`,
-      )})`
-    },
+    list: (filters, text) => html`<a href="${deploymentList(scope, filters)}">${text}</a>`,
     commits: (text) => html`<a href="${commitList(scope)}">${text}</a>`,
   }
 }
