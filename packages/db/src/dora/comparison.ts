@@ -65,7 +65,8 @@ export function doraComparison(sql: Sql, query: DoraQuery): Promise<DoraComparis
       plan,
       spans: bucketSpans(query.bucket, plan, both.since, both.until),
     })
-    const since = tx`${isoOf(query.since)}::text::timestamptz`
+    // A scalar subquery, evaluated once: cast in place, the text would be parsed for every row.
+    const since = tx`(select ${isoOf(query.since)}::text::timestamptz)`
     const w = {
       ...base,
       groupOf: (row: typeof since) =>
@@ -88,6 +89,8 @@ export function doraComparison(sql: Sql, query: DoraQuery): Promise<DoraComparis
       }
       return totals
     }
+    // Each application's percentiles sort the lead times of two windows in memory.
+    await tx`set local work_mem = '64MB'`
     const [groups, previousCounts, counts] = await Promise.all([
       tx<GroupRow[]>`
         with window_facts as not materialized (${windowFacts(w)}),
