@@ -118,8 +118,8 @@ test('every name a route takes, in a body or a query, refuses a bidi control wit
     }
   }
   // Deployments (3 fields, 3 filters), applications and state (1 each), incidents (2 and 2),
-  // the metrics (3 and 1), compare (4).
-  expect(checked).toBe(20)
+  // the metrics (3 and 1), compare (4), commits (3).
+  expect(checked).toBe(23)
   // A name in a path: the environment whose place is set.
   const placed = await h.send('PUT', `/v1/environments/${encodeURIComponent(refused)}`, {
     key: admin,

@@ -4301,6 +4301,7 @@ var ListDeploymentsQuery = Type.Object({
   })),
   failed: Type.Optional(FlagParameter("true: only deployments some signal says failed (`changeFailure` set: as many as the DORA recoveries plus open; with `changeType=change`, the change fail rate’s failed); false: only the others")),
   rework: Type.Optional(FlagParameter("true: only rework as the DORA rework rate counts it (rollbacks, deployments whose commits revert a failed one’s, deployments that fixed an incident); false: only the others")),
+  production: Type.Optional(FlagParameter("true: only the production environments (GET /v1/environments says which), what /v1/metrics/dora counts without an environment; false: only the others")),
   status: Type.Optional(Type.Union([Type.Literal("recorded"), Type.Literal("queued"), Type.Literal("failed")], {
     default: "recorded",
     description: "recorded (default), queued (accepted, not yet recorded) or failed (dead-lettered)"
