@@ -56,7 +56,11 @@ export function validateBody(schema: TObject, body: unknown): BodyResult {
     const checked = checkText(raw, text.maxLength)
     if (isInvalid(checked)) errors.push({ field: name, message: checked.error })
     else if (checked === '') errors.push({ field: name, message: 'must not be empty' })
-    else if (isFormatName(text.format) && text.format !== 'cursor') {
+    else if (
+      isFormatName(text.format) &&
+      text.format !== 'cursor' &&
+      text.format !== 'commit-cursor'
+    ) {
       const parsed = FORMATS[text.format](checked)
       if (isInvalid(parsed)) errors.push({ field: name, message: parsed.error })
       else value[name] = parsed

@@ -81,7 +81,7 @@ test('production in the second week, worked out by hand: what each first deliver
   )
   // v5 lists commits 3 and 4, but 3 was first delivered by v3: only 4 counts. v7 (a redeploy)
   // delivered nothing new.
-  expect(listed.map((d) => [d.deploymentId, d.sha, d.leadTimeSeconds / 3600])).toEqual([
+  expect(listed.map((d): unknown[] => [d.deploymentId, d.sha, d.leadTimeSeconds / 3600])).toEqual([
     [ids.get('v9'), sha(7), 3],
     [ids.get('v8'), sha(6), 30],
     [ids.get('v6'), sha(5), 1],
