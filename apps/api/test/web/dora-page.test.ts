@@ -115,7 +115,8 @@ async function countsAndRows(page: Page, path: string) {
   return checked
 }
 
-const allEqual = (checked: Record<string, [number, number]>) =>
+/** What `checked` should be: each list as long as its count. */
+const allEqual = (checked: Record<string, [number, number]>): Record<string, [number, number]> =>
   Object.fromEntries(Object.entries(checked).map(([name, [figure]]) => [name, [figure, figure]]))
 
 test('every count on the DORA page links to a list holding exactly that many rows', async () => {
