@@ -269,14 +269,14 @@ test('the DORA page shows the same week to a person, in words', async () => {
       '2 h',
       'median of 5 commits; 90th percentile 16 h 48 min',
     ])
-    expect(await figuresOf('Change fail rate')).toEqual(['33.3 %', '2 of 6 changes failed'])
+    expect(await figuresOf('Change fail rate')).toEqual(['33.3 %', '2 failed of 6 changes'])
     expect(await figuresOf('Failed deployment recovery time')).toEqual([
       '1 h 30 min',
-      'median of 2 recoveries; 0 not recovered',
+      'median of 2 recoveries; 0 not recovered (2 failed deployments)',
     ])
     expect(await figuresOf('Deployment rework rate')).toEqual([
       '33.3 %',
-      '3 of 9 deployments were rework',
+      '3 rework of 9 deployments',
     ])
   } finally {
     await browser.close()

@@ -32,6 +32,9 @@ async function everyPage(): Promise<string[]> {
     '/ui/deployments',
     `/ui/deployments/${deployment}`,
     '/ui/dora',
+    '/ui/dora?environment=staging&since=2026-05-02&until=2026-05-04&sort=rework',
+    '/ui/commits?production=true',
+    '/ui/deployments?environment=staging&failed=true&changeType=change',
     '/ui/incidents',
   ]
 }

@@ -31,6 +31,6 @@ export function windowFacts(w: WindowScope): Fragment {
  */
 export function eventfulFacts(w: WindowScope): Fragment {
   return w.tx`
-    select f.*, ${w.bucketOf(w.tx`f.deployed_at`)} as bucket
+    select f.*, ${w.groupOf(w.tx`f`)} as bucket
       from window_facts f where f.change_type <> 'forward' or f.reverts`
 }

@@ -12,7 +12,7 @@ import type { WindowScope } from './window-scope.ts'
 export function failedInWindow(w: WindowScope): Fragment {
   const { tx } = w
   return tx`
-    select ${w.bucketOf(tx`d.deployed_at`)} as bucket,
+    select ${w.groupOf(tx`d`)} as bucket,
            coalesce((select f.change_type from deployment_dora_facts f where f.deployment_id = d.id),
                     'forward') in ('initial', 'forward') as change,
            extract(epoch from x.recovered_at - d.deployed_at)::float8 as recovery_seconds
@@ -24,7 +24,7 @@ export function failedInWindow(w: WindowScope): Fragment {
 export function reworkInWindow(w: WindowScope): Fragment {
   const { tx } = w
   return tx`
-    select ${w.bucketOf(tx`d.deployed_at`)} as bucket
+    select ${w.groupOf(tx`d`)} as bucket
       from (${reworkDeployments(tx, { signals: tx`signals`, deployments: tx`facts`, incidents: w.incidents })}) r
      cross join lateral (${w.inWindow(tx`r.fixer_id`)}) d`
 }

@@ -94,7 +94,7 @@ function rowsOf(
 }
 
 /** The ids of the applications an app or repository filter selects. */
-async function selectedApplications(tx: Tx, query: DoraQuery): Promise<Set<string>> {
+export async function selectedApplications(tx: Tx, query: DoraQuery): Promise<Set<string>> {
   const rows = await tx<{ id: string }[]>`
     select a.id::text from applications a join repositories r on r.id = a.repository_id
      where a.workspace_id = ${query.workspaceId}

@@ -24,8 +24,12 @@ export interface WindowScope {
   until: Fragment
   /** The buckets of the window in order (bucketSpans), as the statement's rows number them. */
   spans: BucketSpan[]
-  /** The bucket of a timestamp column, numbered as `spans`: 0 for the window's first. */
-  bucketOf(column: Fragment): Fragment
+  /**
+   * The group a row (an alias with deployed_at and application_id) is counted in: its bucket,
+   * numbered as `spans` (0 for the window's first), unless a statement groups otherwise
+   * (comparison.ts: by period and application).
+   */
+  groupOf(row: Fragment): Fragment
   /** Keeps the applications an app or repository filter selects; nothing without one. */
   ofSelected(column: Fragment): Fragment
   /** The deployment of that id, if in the window (and selected), by primary key. */
@@ -58,8 +62,8 @@ export function windowScope(
     since,
     until,
     spans: read.spans,
-    bucketOf: (column) =>
-      tx`bucket_number(${column}, ${BUCKET_DAYS[query.bucket]}::smallint) - ${plan.firstBucket}::int`,
+    groupOf: (row) =>
+      tx`bucket_number(${row}.deployed_at, ${BUCKET_DAYS[query.bucket]}::smallint) - ${plan.firstBucket}::int`,
     ofSelected,
     // Behind `offset 0`: joined, Postgres may read the environment's whole window to hash it.
     inWindow: (id) => tx`

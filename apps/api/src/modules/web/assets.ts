@@ -58,6 +58,7 @@ button.danger { background: var(--bad); border-color: var(--bad); }
 .key { border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; }
 .key h2 { margin: 0 0 4px; font-size: 1rem; }
 .key .figure { font-size: 1.6rem; font-weight: 700; }
+.key .previous { color: var(--muted); margin-top: -0.5em; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }

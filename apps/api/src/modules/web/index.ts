@@ -10,6 +10,7 @@ import {
 } from './assets.ts'
 import type { WebDeps } from './deps.ts'
 import { redirect } from './responses.ts'
+import { commitRoutes } from './routes/commits.ts'
 import { compareRoutes } from './routes/compare.ts'
 import { deploymentRoutes } from './routes/deployments.ts'
 import { doraRoutes } from './routes/dora.ts'
@@ -40,6 +41,7 @@ export function webRoutes(deps: WebDeps) {
     .use(overviewRoutes(deps))
     .use(compareRoutes(deps))
     .use(deploymentRoutes(deps))
+    .use(commitRoutes(deps))
     .use(doraRoutes(deps))
     .use(incidentRoutes(deps))
 }

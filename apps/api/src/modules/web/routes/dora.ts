@@ -3,9 +3,11 @@ import { DoraQuery } from '@shiplog/schema'
 import { Elysia } from 'elysia'
 import { doraMetricsOf } from '../../dora/five-keys-service.ts'
 import type { WebDeps } from '../deps.ts'
+import { doraComparisonOf } from '../dora-comparison.ts'
 import { pageQuery, parametersOf } from '../page-input.ts'
 import { signedIn } from '../signed-in.ts'
-import { type DoraRange, type DoraSelection, doraPage, RANGES } from '../views/dora.ts'
+import { doraPage } from '../views/dora.ts'
+import { type DoraRange, selectionOf } from '../views/dora-selection.ts'
 
 const DAY_MS = 86_400_000
 
@@ -42,41 +44,58 @@ export function doraRoutes(deps: WebDeps) {
       const query = pageQuery(page.url)
       const environments = await page.read(() => listEnvironments(deps.readSql, owner.workspaceId))
       const names = environments.map((environment) => environment.environment)
-      const asked = query.get('range')
-      const range = (RANGES as readonly string[]).includes(asked ?? '')
-        ? (asked as DoraRange)
-        : '90d'
-      // Production by default: the first production environment in pipeline order, else the last.
+      const production = environments
+        .filter((each) => each.production)
+        .map((each) => each.environment)
+      // Every production environment by default (the API's answer without one); without any,
+      // the last environment in pipeline order.
       const environment =
-        query.get('environment') ??
-        environments.find((each) => each.production)?.environment ??
-        names.at(-1)
-      const text = (name: string) => (query.get(name) ? { [name]: query.get(name) as string } : {})
-      const selection: DoraSelection = {
-        range,
-        ...(environment === undefined ? {} : { environment }),
-        ...text('app'),
-        ...text('repository'),
-        ...text('since'),
-        ...text('until'),
+        query.get('environment') ?? (production.length > 0 ? undefined : names.at(-1))
+      const selection = selectionOf(query, environment)
+      const listed = { names, production }
+      if (environment === undefined && production.length === 0) {
+        return doraPage(undefined, selection, listed)
       }
-      if (environment === undefined) return doraPage(undefined, selection, names)
-      // The window a shared link gives (validated as the API validates it), else the preset.
-      const preset = rangeWindow(range, new Date())
+      // The window a shared link gives (validated as the API validates it), else the preset;
+      // ending at an instant, so the figures and the comparison read the same window.
+      const preset = rangeWindow(selection.range, new Date())
       const window: Record<string, string> =
         selection.since || selection.until
-          ? { ...text('since'), ...text('until'), bucket: 'week' }
+          ? {
+              ...(selection.since ? { since: selection.since } : {}),
+              until: selection.until ?? new Date().toISOString(),
+              bucket: 'week',
+            }
           : {
               since: preset.since,
-              ...(preset.until ? { until: preset.until } : {}),
+              until: preset.until ?? new Date().toISOString(),
               bucket: preset.bucket,
             }
-      const api = new URLSearchParams({ environment, ...window })
+      const api = new URLSearchParams({ ...(environment ? { environment } : {}), ...window })
       if (selection.app) api.set('app', selection.app)
       if (selection.repository) api.set('repository', selection.repository)
       const parsed = parametersOf(DoraQuery, api)
-      const metrics = await page.read(() => doraMetricsOf(deps.readSql, owner, parsed))
-      return doraPage(metrics, selection, names)
+      const { since, until } = parsed
+      // One read of the session's, two statements at once on the replica; the comparison only
+      // for a window the API takes (else its answer says why).
+      const [metrics, comparison] = await page.read(() =>
+        Promise.all([
+          doraMetricsOf(deps.readSql, owner, parsed),
+          since && until
+            ? doraComparisonOf(
+                deps.readSql,
+                owner.workspaceId,
+                environment ? [environment] : production,
+                {
+                  ...parsed,
+                  since,
+                  until,
+                },
+              )
+            : undefined,
+        ]),
+      )
+      return doraPage(metrics, selection, listed, comparison)
     }),
   )
 }

@@ -12,7 +12,9 @@ export interface TimelineFilters {
   commitHash?: string
   since?: string
   until?: string
-  changeType?: 'initial' | 'redeploy' | 'rollback' | 'forward'
+  changeType?: 'initial' | 'redeploy' | 'rollback' | 'forward' | 'change'
+  failed?: 'true' | 'false'
+  rework?: 'true' | 'false'
   status?: 'recorded' | 'queued' | 'failed'
   limit?: string
   cursor?: string
@@ -28,7 +30,19 @@ const FIELDS = [
   ['until', 'Until (UTC)'],
 ] as const
 
-const CHANGE_TYPES = ['initial', 'redeploy', 'rollback', 'forward'] as const
+const CHANGE_TYPES = [
+  ['initial', 'initial'],
+  ['redeploy', 'redeploy'],
+  ['rollback', 'rollback'],
+  ['forward', 'forward'],
+  ['change', 'a change (initial or forward)'],
+] as const
+
+// The DORA figures' own filters: failed as the change fail rate counts it, rework as its rate.
+const FLAGS = [
+  ['failed', 'Failed', 'failed', 'did not fail'],
+  ['rework', 'Rework', 'rework', 'not rework'],
+] as const
 
 /** The URL of the timeline (or its CSV) with these filters. */
 export function timelineUrl(filters: TimelineFilters, path = '/ui/deployments'): string {
@@ -68,10 +82,22 @@ ${FIELDS.map(
 <label for="filter-changeType">Change<select id="filter-changeType" name="changeType">
 <option value="">any</option>
 ${CHANGE_TYPES.map(
-  (type) =>
-    html`<option value="${type}"${filters.changeType === type ? html` selected` : ''}>${type}</option>`,
+  ([type, label]) =>
+    html`<option value="${type}"${filters.changeType === type ? html` selected` : ''}>${label}</option>`,
 )}
 </select></label>
+${FLAGS.map(
+  ([
+    name,
+    label,
+    yes,
+    no,
+  ]) => html`<label for="filter-${name}">${label}<select id="filter-${name}" name="${name}">
+<option value="">any</option>
+<option value="true"${filters[name] === 'true' ? html` selected` : ''}>${yes}</option>
+<option value="false"${filters[name] === 'false' ? html` selected` : ''}>${no}</option>
+</select></label>`,
+)}
 <label for="filter-status">Status<select id="filter-status" name="status">
 ${(['recorded', 'queued', 'failed'] as const).map(
   (status) =>

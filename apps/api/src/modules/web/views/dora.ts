@@ -1,36 +1,30 @@
 import type { DoraFigures, DoraMetrics } from '@shiplog/schema'
 import { trendChart } from './chart.ts'
+import { type ApplicationFigures, applicationsTable } from './dora-applications.ts'
+import {
+  type CountedScope,
+  commitList,
+  countedScope,
+  deploymentList,
+  LIST_FILTERS,
+} from './dora-links.ts'
+import { type DoraSelection, defaultOrder, RANGE_LABELS, RANGES } from './dora-selection.ts'
 import { duration, durationAxisTop, percent, utc } from './format.ts'
 import { bdi, type Html, html } from './html.ts'
 import type { PageContent } from './layout.ts'
 
-/** The window presets, and how the page names them. */
-export const RANGES = ['7d', '30d', '90d', 'quarter', 'previous-quarter'] as const
-export type DoraRange = (typeof RANGES)[number]
-const RANGE_LABELS: Record<DoraRange, string> = {
-  '7d': 'last 7 days',
-  '30d': 'last 30 days',
-  '90d': 'last 90 days',
-  quarter: 'this quarter',
-  'previous-quarter': 'last quarter',
-}
-
-/** The window the page asks for: an environment, a preset, optional app or repository. */
-export interface DoraSelection {
-  environment?: string
-  range: DoraRange
-  app?: string
-  repository?: string
-  /** An exact window (a date or RFC 3339), as a shared link carries it; else the preset. */
-  since?: string
-  until?: string
+/** What the page sets beside the window: the period before it, and each application. */
+export interface DoraComparisonView {
+  previous: DoraFigures & { since: string; until: string }
+  applications: ApplicationFigures[]
 }
 
 interface Key {
   id: string
   title: string
   figure: (figures: DoraFigures) => string
-  detail: (figures: DoraFigures) => string
+  /** What the figure counted, each count a link to the rows it counts. */
+  detail: (figures: DoraFigures, rows: RowLinks) => Html
   value: (figures: DoraFigures) => number | null
   kind: 'bars' | 'line'
   format: (value: number) => string
@@ -44,7 +38,8 @@ const KEYS: Key[] = [
     id: 'frequency',
     title: 'Deployment frequency',
     figure: (f) => `${f.deploymentFrequency.perDay.toFixed(2)} / day`,
-    detail: (f) => `${f.deploymentFrequency.deployments} deployments`,
+    detail: (f, rows) =>
+      rows.list(LIST_FILTERS.deployments, `${f.deploymentFrequency.deployments} deployments`),
     value: (f) => f.deploymentFrequency.deployments,
     kind: 'bars',
     format: (v) => `${Math.round(v)} deployments`,
@@ -55,8 +50,8 @@ const KEYS: Key[] = [
     id: 'lead-time',
     title: 'Change lead time',
     figure: (f) => duration(f.changeLeadTime.medianSeconds),
-    detail: (f) =>
-      `median of ${f.changeLeadTime.commits} commits; 90th percentile ${duration(f.changeLeadTime.p90Seconds)}`,
+    detail: (f, rows) =>
+      html`median of ${rows.commits(`${f.changeLeadTime.commits} commits`)}; 90th percentile ${duration(f.changeLeadTime.p90Seconds)}`,
     value: (f) => f.changeLeadTime.medianSeconds,
     kind: 'line',
     format: (v) => duration(v),
@@ -68,7 +63,8 @@ const KEYS: Key[] = [
     id: 'fail-rate',
     title: 'Change fail rate',
     figure: (f) => percent(f.changeFailRate.ratio),
-    detail: (f) => `${f.changeFailRate.failed} of ${f.changeFailRate.deployments} changes failed`,
+    detail: (f, rows) =>
+      html`${rows.list(LIST_FILTERS.failedChanges, `${f.changeFailRate.failed} failed`)} of ${rows.list(LIST_FILTERS.changes, `${f.changeFailRate.deployments} changes`)}`,
     value: (f) => f.changeFailRate.ratio,
     kind: 'line',
     format: (v) => percent(v),
@@ -79,8 +75,10 @@ const KEYS: Key[] = [
     id: 'recovery',
     title: 'Failed deployment recovery time',
     figure: (f) => duration(f.failedDeploymentRecoveryTime.medianSeconds),
-    detail: (f) =>
-      `median of ${f.failedDeploymentRecoveryTime.recoveries} recoveries; ${f.failedDeploymentRecoveryTime.open} not recovered`,
+    detail: (f, rows) => {
+      const { recoveries, open } = f.failedDeploymentRecoveryTime
+      return html`median of ${recoveries} recoveries; ${open} not recovered (${rows.list(LIST_FILTERS.failed, `${recoveries + open} failed deployments`)})`
+    },
     value: (f) => f.failedDeploymentRecoveryTime.medianSeconds,
     kind: 'line',
     format: (v) => duration(v),
@@ -92,8 +90,8 @@ const KEYS: Key[] = [
     id: 'rework',
     title: 'Deployment rework rate',
     figure: (f) => percent(f.deploymentReworkRate.ratio),
-    detail: (f) =>
-      `${f.deploymentReworkRate.rework} of ${f.deploymentReworkRate.deployments} deployments were rework`,
+    detail: (f, rows) =>
+      html`${rows.list(LIST_FILTERS.rework, `${f.deploymentReworkRate.rework} rework`)} of ${rows.list(LIST_FILTERS.deployments, `${f.deploymentReworkRate.deployments} deployments`)}`,
     value: (f) => f.deploymentReworkRate.ratio,
     kind: 'line',
     format: (v) => percent(v),
@@ -110,7 +108,26 @@ const unitOf = (metrics: DoraMetrics): 'day' | 'week' => {
     : 'week'
 }
 
-function keyPanel(key: Key, metrics: DoraMetrics, unit: 'day' | 'week'): Html {
+/** Links from a count to the list of what it counted. */
+interface RowLinks {
+  list: (filters: Record<string, string>, text: string) => Html
+  commits: (text: string) => Html
+}
+
+function rowLinks(scope: CountedScope): RowLinks {
+  return {
+    list: (filters, text) => html`<a href="${deploymentList(scope, filters)}">${text}</a>`,
+    commits: (text) => html`<a href="${commitList(scope)}">${text}</a>`,
+  }
+}
+
+function keyPanel(
+  key: Key,
+  metrics: DoraMetrics,
+  unit: 'day' | 'week',
+  previous: DoraFigures | undefined,
+  rows: RowLinks,
+): Html {
   const points = metrics.series.map((bucket) => ({
     label: bucket.start.slice(0, 10),
     value: key.value(bucket),
@@ -121,7 +138,8 @@ function keyPanel(key: Key, metrics: DoraMetrics, unit: 'day' | 'week'): Html {
   return html`<section class="key" aria-labelledby="key-${key.id}">
 <h2 id="key-${key.id}">${key.title}</h2>
 <p class="figure">${key.figure(metrics)}</p>
-<p class="muted">${key.detail(metrics)}</p>
+${previous ? html`<p class="previous">was ${key.figure(previous)} the period before</p>` : ''}
+<p class="muted">${key.detail(metrics, rows)}</p>
 ${trendChart({
   id: `chart-${key.id}`,
   title: `${key.title} per ${unit}`,
@@ -135,21 +153,31 @@ ${trendChart({
 </section>`
 }
 
-/** DORA's five keys for an environment and window: each a figure and a weekly trend. */
+/**
+ * DORA's five keys for an environment (or every production one, when none is chosen) and a
+ * window: each a figure and a trend, beside the period before; then each application.
+ */
 export function doraPage(
   metrics: DoraMetrics | undefined,
   selection: DoraSelection,
-  environments: string[],
+  environments: { names: string[]; production: string[] },
+  comparison?: DoraComparisonView,
 ): PageContent {
+  const counted = selection.environment ?? environments.production.join(', ')
   return {
-    title: selection.environment ? `DORA: ${selection.environment}` : 'DORA',
+    title: counted ? `DORA: ${counted}` : 'DORA',
     section: '/ui/dora',
     description:
       'DORA’s five keys of an environment: deployment frequency, lead time, fail rate, recovery and rework.',
-    body: html`<h1>How we deliver${selection.environment ? html` to ${selection.environment}` : ''}</h1>
+    body: html`<h1>How we deliver${counted ? html` to ${bdi(counted)}` : ''}</h1>
 <form class="filters" method="get" action="/ui/dora">
 <label for="dora-environment">Environment<select id="dora-environment" name="environment">
-${environments.map(
+${
+  environments.production.length > 0
+    ? html`<option value=""${selection.environment === undefined ? html` selected` : ''}>every production one (${environments.production.join(', ')})</option>`
+    : ''
+}
+${environments.names.map(
   (name) =>
     html`<option dir="auto" value="${name}"${name.toLowerCase() === selection.environment?.toLowerCase() ? html` selected` : ''}>${name}</option>`,
 )}
@@ -164,14 +192,21 @@ ${RANGES.map(
 <label for="dora-repository">Repository<input id="dora-repository" name="repository" value="${selection.repository ?? ''}"></label>
 <label for="dora-since">Or from (UTC)<input id="dora-since" name="since" value="${selection.since ?? ''}" placeholder="2026-05-01"></label>
 <label for="dora-until">to<input id="dora-until" name="until" value="${selection.until ?? ''}" placeholder="2026-06-01"></label>
+${selection.sort === 'frequency' ? '' : html`<input type="hidden" name="sort" value="${selection.sort}">`}
+${selection.order === defaultOrder(selection.sort) ? '' : html`<input type="hidden" name="order" value="${selection.order}">`}
 <button type="submit">Show</button>
 </form>
 ${
   metrics
     ? html`<p class="muted">${bdi(metrics.environment)}, ${utc(metrics.since)} to ${utc(metrics.until)}${
         selection.app ? html`, application ${bdi(selection.app)}` : ''
-      }${selection.repository ? html`, repository ${bdi(selection.repository)}` : ''}.</p>
-<div class="keys">${KEYS.map((key) => keyPanel(key, metrics, unitOf(metrics)))}</div>`
+      }${selection.repository ? html`, repository ${bdi(selection.repository)}` : ''}.${
+        comparison
+          ? html` Compared with the period before, ${utc(comparison.previous.since)} to ${utc(comparison.previous.until)}.`
+          : ''
+      }</p>
+<div class="keys">${KEYS.map((key) => keyPanel(key, metrics, unitOf(metrics), comparison?.previous, rowLinks(countedScope(metrics, selection))))}</div>
+${comparison ? applicationsTable(comparison.applications, selection) : ''}`
     : html`<p>No deployment recorded yet: the keys appear once an environment has one.</p>`
 }`,
   }
