@@ -29,7 +29,10 @@ export interface UnrecordedPage {
  * dead-lettered (`failed`), with the filters and keyset cursor of recorded deployments.
  *
  * Read-only SQL on pg-boss's job table, because its `findJobs` has no limit or order and loaded
- * every such job into memory: a worker outage with a large backlog could exhaust the API. Here
+ * every such job into memory: a worker outage with a large backlog could exhaust the API. A job
+ * the worker holds is still listed: it fetches, records and completes in one transaction, so
+ * other sessions see the job waiting until the same commit that makes the deployment recorded
+ * (status-continuity.test.ts polls both lists while a worker drains). Here
  * Postgres sorts with a bounded top-N, and `state < 'active'` matches pg-boss's own partial index
  * of waiting jobs. Names are compared with Postgres' `lower(normalize())`, which agrees with
  * `nameKey` for everything but a few special-cased letters; jobs carry names as sent.
