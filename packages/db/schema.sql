@@ -150,6 +150,22 @@ create table deployment_dora_facts (
   constraint deployment_dora_facts_pkey PRIMARY KEY (deployment_id)
 );
 
+create table deployment_inbox (
+  id uuid not null,
+  workspace_id bigint not null,
+  received_at timestamp with time zone not null,
+  deployed_at timestamp with time zone not null,
+  repository_full_name text not null,
+  environment text not null,
+  app text not null,
+  version text not null,
+  commit_hash text not null,
+  description text,
+  author text,
+  monorepo_path text,
+  constraint deployment_inbox_pkey PRIMARY KEY (id)
+);
+
 create table deployments (
   id uuid not null,
   workspace_id bigint not null,
