@@ -476,13 +476,26 @@ create view expected_deployment_dora_facts as
 
 CREATE OR REPLACE FUNCTION public.add_block_counts(a text, b text)
  RETURNS text
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE PARALLEL SAFE STRICT
 AS $function$
-  select block_counts(array_agg(slot), array_agg(count))
-    from (select split_part(pair, ':', 1)::integer as slot, sum(split_part(pair, ':', 2)::integer)::integer as count
-            from unnest(string_to_array(a || ',' || b, ',')) as pair
-           group by 1) merged
+declare
+  counts integer[] := array_fill(0, array[32], array[0]);
+  pair text;
+  slot integer;
+  merged text[] := '{}';
+begin
+  foreach pair in array string_to_array(a || ',' || b, ',') loop
+    slot := split_part(pair, ':', 1)::integer;
+    counts[slot] := counts[slot] + split_part(pair, ':', 2)::integer;
+  end loop;
+  for slot in 0..31 loop
+    if counts[slot] <> 0 then
+      merged := merged || (slot || ':' || counts[slot]);
+    end if;
+  end loop;
+  return nullif(array_to_string(merged, ','), '');
+end
 $function$;
 
 CREATE OR REPLACE FUNCTION public.block_counts(slots integer[], counts integer[])
@@ -853,7 +866,7 @@ begin
 
   insert into deployment_counts as total
   select workspace_id, environment_id, application_id, bucket_days, block,
-         block_counts(array_agg(slot), array_agg(count))
+         string_agg(slot || ':' || count, ',' order by slot)
     from (select i.workspace_id, i.environment_id, i.application_id, unit.bucket_days,
                  bucket_number(i.deployed_at, unit.bucket_days) >> 5 as block,
                  bucket_number(i.deployed_at, unit.bucket_days) & 31 as slot,

@@ -1,5 +1,5 @@
 import type { Sql, Tx } from '@shiplog/db/client'
-import { takeFromInbox } from '@shiplog/db/queries/deployment-inbox'
+import { type StreamShare, takeFromInbox } from '@shiplog/db/queries/deployment-inbox'
 import { type PgBoss, viaPostgresJs } from '@shiplog/db/queue'
 import { InboxCursor } from './inbox-cursor.ts'
 import { type FetchedJob, handleDeployments, QUEUE } from './jobs/deployments.ts'
@@ -34,7 +34,8 @@ export class QueueConsumer {
   private stopping = false
   private loops: Promise<void>[] = []
   private wake: (() => void)[] = []
-  private readonly cursor = new InboxCursor()
+  // One per loop: each walks the inbox for its own share of the streams.
+  private readonly cursors = new Map<number, InboxCursor>()
 
   constructor(
     private readonly sql: Sql,
@@ -47,7 +48,8 @@ export class QueueConsumer {
   start(): void {
     this.stopping = false
     this.loops = []
-    for (let index = 0; index < this.options.concurrency; index++) this.loops.push(this.loop())
+    const of = this.options.concurrency
+    for (let index = 0; index < of; index++) this.loops.push(this.loop({ index, of }))
   }
 
   /** Stops fetching and resolves once every batch in hand has committed or rolled back. */
@@ -57,15 +59,21 @@ export class QueueConsumer {
     await Promise.all(this.loops)
   }
 
-  /** Processes one batch now; resolves with how many deployments it took. */
-  async runOnce(): Promise<number> {
+  /**
+   * Processes one batch now, of the streams of `share` (all of them when absent); resolves with
+   * how many deployments it took.
+   */
+  async runOnce(share?: StreamShare): Promise<number> {
     const startedAt = performance.now()
+    const key = share?.index ?? -1
+    const cursor = this.cursors.get(key) ?? new InboxCursor()
+    this.cursors.set(key, cursor)
     let report: Awaited<ReturnType<typeof this.record>>
     try {
-      report = await this.sql.begin((tx) => this.record(tx))
+      report = await this.sql.begin((tx) => this.record(tx, cursor, share))
     } catch (error) {
       // Rows this batch took are back in the inbox, behind the cursor.
-      this.cursor.rewind()
+      cursor.rewind()
       throw error
     }
     // Reported once committed: a batch that rolled back recorded nothing.
@@ -74,10 +82,10 @@ export class QueueConsumer {
     return report.fetched
   }
 
-  private async record(tx: Tx) {
+  private async record(tx: Tx, cursor: InboxCursor, share: StreamShare | undefined) {
     const db = viaPostgresJs(tx)
-    const taken = await takeFromInbox(tx, this.options.batchSize, this.cursor.start())
-    this.cursor.advance(taken.map((job) => job.id))
+    const taken = await takeFromInbox(tx, this.options.batchSize, cursor.start(), share)
+    cursor.advance(taken.map((job) => job.id))
     const fromInbox: FetchedJob[] = taken.map((data) => ({
       id: data.id,
       retryCount: 0,
@@ -119,11 +127,11 @@ export class QueueConsumer {
     }
   }
 
-  private async loop(): Promise<void> {
+  private async loop(share: StreamShare): Promise<void> {
     let consecutiveErrors = 0
     while (!this.stopping) {
       try {
-        const fetched = await this.runOnce()
+        const fetched = await this.runOnce(share)
         consecutiveErrors = 0
         if (fetched < this.options.batchSize) await this.pause(this.options.pollIntervalMs)
       } catch (error) {

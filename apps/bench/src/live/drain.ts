@@ -10,6 +10,8 @@ export interface LiveDrain {
   jobs: number
   seconds: number
   perSecond: number
+  /** The inbox's bytes (heap, index) per deployment waiting, measured full before the drain. */
+  queueBytesPerDeployment: number
 }
 
 async function recordedTotal(sql: Sql): Promise<number> {
@@ -66,6 +68,8 @@ export async function measureLiveDrain(
       const count = Math.min(1_000, options.jobs - offset)
       await insertIntoInbox(sql, liveJobs(streams, workspaceId, count, offset, startMs))
     }
+    const [{ bytes } = { bytes: 0 }] = await sql<{ bytes: number }[]>`
+      select pg_total_relation_size('deployment_inbox')::float8 as bytes`
     const startedAt = performance.now()
     const worker = startProcess('apps/worker/src/main.ts', {
       DATABASE_URL: url,
@@ -90,6 +94,7 @@ export async function measureLiveDrain(
       jobs: options.jobs,
       seconds,
       perSecond: (recorded - (first?.recorded ?? 0)) / seconds,
+      queueBytesPerDeployment: bytes / options.jobs,
     }
   } finally {
     release?.()

@@ -38,5 +38,12 @@ export function renderDrain(
       `With a REPEATABLE READ snapshot held open from before the inbox was filled to the end of the drain, at ${stored.toLocaleString('en')} stored, concurrency ${held.concurrency}: ${rate(held)}/s, ${ratio(rate(held), without)} of the same drain without it.`,
     )
   }
+  const full = results[0]?.drains[0]
+  if (full) {
+    lines.push(
+      '',
+      `The queue's cost: the inbox full of ${full.jobs.toLocaleString('en')} waiting deployments (heap and primary key, before any vacuum) takes ${Math.round(full.queueBytesPerDeployment)} B per deployment; a row is deleted in the transaction that records it, and pg-boss holds only retries and dead letters.`,
+    )
+  }
   return lines.join('\n')
 }

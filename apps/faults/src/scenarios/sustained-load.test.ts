@@ -33,6 +33,18 @@ test(
     await stack.untilDrained(accepted, CATCH_UP_MS)
     const caughtUpMs = Date.now() - stoppedAt
     const ledger = await reconcile(stack.sql, load.sent)
+    // What the queue costs per deployment at the end of the run, before any retention ran: the
+    // inbox and all of pg-boss's schema, beside the deployments' own tables.
+    const [bytes] = await stack.sql<{ queue: number; tables: number }[]>`
+    select (select pg_total_relation_size('deployment_inbox')
+              + coalesce(sum(pg_total_relation_size(c.oid)), 0)
+              from pg_class c join pg_namespace n on n.oid = c.relnamespace
+             where n.nspname = 'pgboss' and c.relkind = 'r')::float8 as queue,
+           (select sum(pg_total_relation_size(c.oid))
+              from pg_class c join pg_namespace n on n.oid = c.relnamespace
+             where n.nspname = 'public' and c.relkind in ('r', 'p')
+               and c.relname <> 'deployment_inbox')::float8 as tables`
+    const perDeployment = (total = 0) => Math.round(total / Math.max(1, accepted))
     const growth = (samples: number[]) => {
       // Flat: the last third's peak within 20 % (or 30 MB) of the middle third's.
       const third = Math.floor(samples.length / 3)
@@ -63,6 +75,8 @@ test(
         'reads (5xx among them)': `${load.reads} (${load.readErrors})`,
         'recorded per minute during the load': load.recordedPerMinute.join(', '),
         'all recorded after the load stopped, within': `${(caughtUpMs / 1000).toFixed(1)} s`,
+        'queue bytes per deployment (inbox and pg-boss, at the end)': perDeployment(bytes?.queue),
+        'tables bytes per deployment (schema public but the inbox)': perDeployment(bytes?.tables),
         'API RSS middle → last third (MB)': `${apiRss.middleMB} → ${apiRss.lastMB}`,
         'worker RSS middle → last third (MB)': `${workerRss.middleMB} → ${workerRss.lastMB}`,
       },

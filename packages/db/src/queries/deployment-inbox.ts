@@ -47,15 +47,32 @@ export async function takeFromInbox(
   tx: Tx,
   limit: number,
   after: string | undefined,
+  share?: StreamShare,
 ): Promise<DeploymentJob[]> {
   return tx<DeploymentJob[]>`
     delete from deployment_inbox
      where id in (select id from deployment_inbox
-                   ${after === undefined ? tx`` : tx`where id > ${after}::uuid`}
+                   where true
+                   ${after === undefined ? tx`` : tx`and id > ${after}::uuid`}
+                   ${share === undefined || share.of < 2 ? tx`` : tx`and ${tx.unsafe(STREAM_HASH)} % ${share.of} = ${share.index}`}
                    order by id limit ${limit}
                    for update skip locked)
     returning ${AS_JOB(tx)}`
 }
+
+/**
+ * One of `of` disjoint shares of the streams (application and environment) of the inbox. Batches
+ * recording the same streams queue on the same read-model rows (a stream's cell and counts) from
+ * the first one they write until commit; loops of a worker that take disjoint shares never do.
+ */
+export interface StreamShare {
+  index: number
+  of: number
+}
+
+// Names as sent, lower-cased: spellings that differ otherwise may fall in two shares, which
+// costs only a wait on the same rows, never a wrong count.
+const STREAM_HASH = `(hashtext(workspace_id::text || ':' || lower(app) || ':' || lower(environment)) & 2147483647)`
 
 /** One deployment still in the inbox, as its job, if it is the workspace's. */
 export async function findInInbox(
