@@ -12,6 +12,8 @@ export interface LiveDrain {
   perSecond: number
   /** The inbox's bytes (heap, index) per deployment waiting, measured full before the drain. */
   queueBytesPerDeployment: number
+  /** Of the worker's backends seen busy while sampling, the share waiting on a lock. */
+  lockWaitShare: number
 }
 
 async function recordedTotal(sql: Sql): Promise<number> {
@@ -80,9 +82,17 @@ export async function measureLiveDrain(
     // Bun and pg-boss) is not counted against a drain of a few seconds.
     let recorded = 0
     let first: { at: number; recorded: number } | undefined
+    const samples = { active: 0, locked: 0 }
     while (recorded < options.jobs) {
       await new Promise((resolve) => setTimeout(resolve, 50))
       recorded = (await recordedTotal(sql)) - before
+      const [busy] = await sql<{ active: number; locked: number }[]>`
+        select count(*)::int as active, count(*) filter (where wait_event_type = 'Lock')::int as locked
+          from pg_stat_activity
+         where datname = current_database() and application_name like 'shiplog-worker%'
+           and state = 'active'`
+      samples.active += busy?.active ?? 0
+      samples.locked += busy?.locked ?? 0
       if (recorded > 0 && !first) first = { at: performance.now(), recorded }
       if (performance.now() - startedAt > 600_000) break
     }
@@ -95,6 +105,7 @@ export async function measureLiveDrain(
       seconds,
       perSecond: (recorded - (first?.recorded ?? 0)) / seconds,
       queueBytesPerDeployment: bytes / options.jobs,
+      lockWaitShare: samples.active > 0 ? samples.locked / samples.active : 0,
     }
   } finally {
     release?.()

@@ -19,14 +19,17 @@ export function renderDrain(
     '',
     `\`bun run bench:drain\`, ${setting.postgres}: ${setting.jobs.toLocaleString('en')} deployments in the inbox, 300 applications × 4 environments × 20 repositories, deployedAt omitted (each the newest of its stream), drained by one worker process. Ratios are to the empty database (names created, no deployments) of the same run.`,
     '',
-    '| stored | concurrency 1 | vs empty | concurrency 2 | vs empty | 2 vs 1 |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+    'Lock waits: of the worker backends sampled active every 50 ms during the concurrency-2 drain, the share waiting on a lock (`pg_stat_activity.wait_event_type = Lock`), i.e. batches queueing on each other.',
+    '',
+    '| stored | concurrency 1 | vs empty | concurrency 2 | vs empty | 2 vs 1 | lock waits at 2 |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ]
   for (const { stored, drains } of results) {
     const one = rate(drains.find((d) => d.concurrency === 1 && !d.snapshotHeld))
     const two = rate(drains.find((d) => d.concurrency === 2 && !d.snapshotHeld))
+    const locks = drains.find((d) => d.concurrency === 2 && !d.snapshotHeld)?.lockWaitShare ?? 0
     lines.push(
-      `| ${stored.toLocaleString('en')} | ${one}/s | ${ratio(one, empty1)} | ${two}/s | ${ratio(two, empty2)} | ${ratio(two, one)} |`,
+      `| ${stored.toLocaleString('en')} | ${one}/s | ${ratio(one, empty1)} | ${two}/s | ${ratio(two, empty2)} | ${ratio(two, one)} | ${(locks * 100).toFixed(0)} % |`,
     )
   }
   for (const { stored, drains } of results) {
