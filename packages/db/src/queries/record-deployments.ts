@@ -81,8 +81,9 @@ async function ensureNames(
 
 /**
  * Creates the jobs' applications if absent and returns each job's application id. An
- * application keeps the monorepo path of its latest deployment that named one; its row is
- * written only when that path or instant moves, never to restate what it holds.
+ * application keeps the monorepo path of its latest deployment that named one, and that
+ * deployment's instant (so a backfill older than it cannot replace the path); its row is written
+ * once per batch when a later deployment names a path, never to restate what it holds.
  */
 async function ensureApplications(
   tx: Tx,
