@@ -480,21 +480,28 @@ CREATE OR REPLACE FUNCTION public.add_block_counts(a text, b text)
  IMMUTABLE PARALLEL SAFE STRICT
 AS $function$
 declare
-  counts integer[] := array_fill(0, array[32], array[0]);
+  padded text := ',' || a || ',';
   pair text;
-  slot integer;
-  merged text[] := '{}';
+  key text;
+  at integer;
+  width integer;
+  total integer;
 begin
-  foreach pair in array string_to_array(a || ',' || b, ',') loop
-    slot := split_part(pair, ':', 1)::integer;
-    counts[slot] := counts[slot] + split_part(pair, ':', 2)::integer;
-  end loop;
-  for slot in 0..31 loop
-    if counts[slot] <> 0 then
-      merged := merged || (slot || ':' || counts[slot]);
+  foreach pair in array string_to_array(b, ',') loop
+    key := ',' || split_part(pair, ':', 1) || ':';
+    at := strpos(padded, key);
+    if at = 0 then
+      return merge_block_counts(a, b);
     end if;
+    at := at + length(key);
+    width := strpos(substr(padded, at), ',') - 1;
+    total := substr(padded, at, width)::integer + split_part(pair, ':', 2)::integer;
+    if total = 0 then
+      return merge_block_counts(a, b);
+    end if;
+    padded := overlay(padded placing total::text from at for width);
   end loop;
-  return nullif(array_to_string(merged, ','), '');
+  return substr(padded, 2, length(padded) - 2);
 end
 $function$;
 
@@ -839,6 +846,30 @@ begin
      select d.workspace_id, d.application_id, d.environment_id from deployments d where d.id = any(ids))
    order by c.workspace_id, c.application_id, c.environment_id
    for update;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.merge_block_counts(a text, b text)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+declare
+  counts integer[] := array_fill(0, array[32], array[0]);
+  pair text;
+  slot integer;
+  merged text[] := '{}';
+begin
+  foreach pair in array string_to_array(a || ',' || b, ',') loop
+    slot := split_part(pair, ':', 1)::integer;
+    counts[slot] := counts[slot] + split_part(pair, ':', 2)::integer;
+  end loop;
+  for slot in 0..31 loop
+    if counts[slot] <> 0 then
+      merged := merged || (slot || ':' || counts[slot]);
+    end if;
+  end loop;
+  return nullif(array_to_string(merged, ','), '');
 end
 $function$;
 

@@ -20,10 +20,9 @@ language sql immutable strict parallel safe as $$
    where count <> 0
 $$;
 
--- Two blocks' counts added up, slot by slot. Every batch calls it once per counts row it
--- touches: a loop over at most 64 pairs into a 32-slot array costs a tenth of the set-based
--- form (unnest, group, string_agg: ~100 µs a call).
-create or replace function add_block_counts(a text, b text) returns text
+-- Two blocks' counts added up, slot by slot, in a loop over at most 64 pairs into a 32-slot array:
+-- a tenth of the set-based form's cost (unnest, group, string_agg: ~100 µs a call).
+create or replace function merge_block_counts(a text, b text) returns text
 language plpgsql immutable strict parallel safe as $$
 declare
   counts integer[] := array_fill(0, array[32], array[0]);
@@ -41,6 +40,37 @@ begin
     end if;
   end loop;
   return nullif(array_to_string(merged, ','), '');
+end
+$$;
+
+-- Two blocks' counts added up. Every batch adds a short block (today's slot, this week's) to each
+-- counts row it touches, whose block may hold 32 slots: when each added slot is there already
+-- and stays non-zero, its count is rewritten in place; otherwise the blocks are merged whole.
+create or replace function add_block_counts(a text, b text) returns text
+language plpgsql immutable strict parallel safe as $$
+declare
+  padded text := ',' || a || ',';
+  pair text;
+  key text;
+  at integer;
+  width integer;
+  total integer;
+begin
+  foreach pair in array string_to_array(b, ',') loop
+    key := ',' || split_part(pair, ':', 1) || ':';
+    at := strpos(padded, key);
+    if at = 0 then
+      return merge_block_counts(a, b);
+    end if;
+    at := at + length(key);
+    width := strpos(substr(padded, at), ',') - 1;
+    total := substr(padded, at, width)::integer + split_part(pair, ':', 2)::integer;
+    if total = 0 then
+      return merge_block_counts(a, b);
+    end if;
+    padded := overlay(padded placing total::text from at for width);
+  end loop;
+  return substr(padded, 2, length(padded) - 2);
 end
 $$;
 
