@@ -1002,6 +1002,41 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.take_from_inbox(after uuid, wanted integer, share_index integer, share_count integer)
+ RETURNS SETOF deployment_inbox
+ LANGUAGE plpgsql
+ SET enable_seqscan TO 'off'
+ SET enable_sort TO 'off'
+ SET enable_bitmapscan TO 'off'
+AS $function$
+begin
+  if after is null then
+    return query
+      delete from deployment_inbox
+       where id = any(array(
+         select i.id from deployment_inbox i
+          where share_count < 2
+             or (hashtext(i.workspace_id::text || ':' || lower(i.app) || ':' || lower(i.environment))
+                 & 2147483647) % share_count = share_index
+          order by i.id limit wanted
+          for update skip locked))
+      returning *;
+  else
+    return query
+      delete from deployment_inbox
+       where id = any(array(
+         select i.id from deployment_inbox i
+          where i.id > after
+            and (share_count < 2
+                 or (hashtext(i.workspace_id::text || ':' || lower(i.app) || ':' || lower(i.environment))
+                     & 2147483647) % share_count = share_index)
+          order by i.id limit wanted
+          for update skip locked))
+      returning *;
+  end if;
+end
+$function$;
+
 CREATE TRIGGER deployment_aliases_after_insert AFTER INSERT ON public.deployment_aliases REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION deployment_aliases_after_insert();
 
 CREATE TRIGGER deployment_commits_after_delete AFTER DELETE ON public.deployment_commits REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION deployment_commits_after_change();

@@ -49,15 +49,11 @@ export async function takeFromInbox(
   after: string | undefined,
   share?: StreamShare,
 ): Promise<DeploymentJob[]> {
+  // packages/db/sql/10_inbox.sql: the walk and its plan, whatever the inbox's statistics say.
   return tx<DeploymentJob[]>`
-    delete from deployment_inbox
-     where id in (select id from deployment_inbox
-                   where true
-                   ${after === undefined ? tx`` : tx`and id > ${after}::uuid`}
-                   ${share === undefined || share.of < 2 ? tx`` : tx`and ${tx.unsafe(STREAM_HASH)} % ${share.of} = ${share.index}`}
-                   order by id limit ${limit}
-                   for update skip locked)
-    returning ${AS_JOB(tx)}`
+    select ${AS_JOB(tx)}
+      from take_from_inbox(${after ?? null}::uuid, ${limit}::integer,
+                           ${share?.index ?? 0}::integer, ${share?.of ?? 1}::integer)`
 }
 
 /**
@@ -69,10 +65,6 @@ export interface StreamShare {
   index: number
   of: number
 }
-
-// Names as sent, lower-cased: spellings that differ otherwise may fall in two shares, which
-// costs only a wait on the same rows, never a wrong count.
-const STREAM_HASH = `(hashtext(workspace_id::text || ':' || lower(app) || ':' || lower(environment)) & 2147483647)`
 
 /** One deployment still in the inbox, as its job, if it is the workspace's. */
 export async function findInInbox(
