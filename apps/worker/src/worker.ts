@@ -2,6 +2,7 @@ import { createSql, processApplicationName } from '@shiplog/db/client'
 import { reportPoolConnections } from '@shiplog/db/pool-gauge'
 import { inboxDepth, vacuumInbox } from '@shiplog/db/queries/deployment-inbox'
 import { deleteExpiredIdempotencyKeys } from '@shiplog/db/queries/idempotency-keys'
+import { analyzeStaleTables } from '@shiplog/db/queries/table-statistics'
 import {
   createBoss,
   DEPLOYMENTS_DEAD_LETTER_QUEUE,
@@ -17,7 +18,8 @@ import { createWorkerMetrics } from './metrics.ts'
 
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000
 // The inbox is emptied as fast as it fills: vacuumed this often, its freed pages take the next
-// rows, so it stays a few pages long even where autovacuum is off or late.
+// rows, so it stays a few pages long even where autovacuum is off or late. The tables it writes
+// are analyzed at the same pace when their statistics fell behind (autovacuum off or late).
 const INBOX_VACUUM_INTERVAL_MS = 30_000
 
 /** The worker wired to Postgres: `main.ts` runs it, tests start and stop it in-process. */
@@ -104,6 +106,11 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
         vacuumInbox(sql).catch((error) =>
           log({ level: 'warn', msg: 'inbox vacuum failed', error: String(error) }),
         )
+        analyzeStaleTables(sql)
+          .then((tables) => {
+            if (tables.length > 0) log({ level: 'info', msg: 'analyzed tables', tables })
+          })
+          .catch((error) => log({ level: 'warn', msg: 'analyze failed', error: String(error) }))
       }, INBOX_VACUUM_INTERVAL_MS)
     },
     /** Stops fetching, lets the batches in hand commit, and closes Postgres. */
