@@ -150,6 +150,22 @@ create table deployment_dora_facts (
   constraint deployment_dora_facts_pkey PRIMARY KEY (deployment_id)
 );
 
+create table deployment_inbox (
+  id uuid not null,
+  workspace_id bigint not null,
+  received_at timestamp with time zone not null,
+  deployed_at timestamp with time zone not null,
+  repository_full_name text not null,
+  environment text not null,
+  app text not null,
+  version text not null,
+  commit_hash text not null,
+  description text,
+  author text,
+  monorepo_path text,
+  constraint deployment_inbox_pkey PRIMARY KEY (id)
+);
+
 create table deployments (
   id uuid not null,
   workspace_id bigint not null,
@@ -463,13 +479,33 @@ create view expected_deployment_dora_facts as
 
 CREATE OR REPLACE FUNCTION public.add_block_counts(a text, b text)
  RETURNS text
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE PARALLEL SAFE STRICT
 AS $function$
-  select block_counts(array_agg(slot), array_agg(count))
-    from (select split_part(pair, ':', 1)::integer as slot, sum(split_part(pair, ':', 2)::integer)::integer as count
-            from unnest(string_to_array(a || ',' || b, ',')) as pair
-           group by 1) merged
+declare
+  padded text := ',' || a || ',';
+  pair text;
+  key text;
+  at integer;
+  width integer;
+  total integer;
+begin
+  foreach pair in array string_to_array(b, ',') loop
+    key := ',' || split_part(pair, ':', 1) || ':';
+    at := strpos(padded, key);
+    if at = 0 then
+      return merge_block_counts(a, b);
+    end if;
+    at := at + length(key);
+    width := strpos(substr(padded, at), ',') - 1;
+    total := substr(padded, at, width)::integer + split_part(pair, ':', 2)::integer;
+    if total = 0 then
+      return merge_block_counts(a, b);
+    end if;
+    padded := overlay(padded placing total::text from at for width);
+  end loop;
+  return substr(padded, 2, length(padded) - 2);
+end
 $function$;
 
 CREATE OR REPLACE FUNCTION public.block_counts(slots integer[], counts integer[])
@@ -818,6 +854,30 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.merge_block_counts(a text, b text)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+declare
+  counts integer[] := array_fill(0, array[32], array[0]);
+  pair text;
+  slot integer;
+  merged text[] := '{}';
+begin
+  foreach pair in array string_to_array(a || ',' || b, ',') loop
+    slot := split_part(pair, ':', 1)::integer;
+    counts[slot] := counts[slot] + split_part(pair, ':', 2)::integer;
+  end loop;
+  for slot in 0..31 loop
+    if counts[slot] <> 0 then
+      merged := merged || (slot || ':' || counts[slot]);
+    end if;
+  end loop;
+  return nullif(array_to_string(merged, ','), '');
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION public.read_model_add(batch deployments[])
  RETURNS void
  LANGUAGE plpgsql
@@ -842,7 +902,7 @@ begin
 
   insert into deployment_counts as total
   select workspace_id, environment_id, application_id, bucket_days, block,
-         block_counts(array_agg(slot), array_agg(count))
+         string_agg(slot || ':' || count, ',' order by slot)
     from (select i.workspace_id, i.environment_id, i.application_id, unit.bucket_days,
                  bucket_number(i.deployed_at, unit.bucket_days) >> 5 as block,
                  bucket_number(i.deployed_at, unit.bucket_days) & 31 as slot,
@@ -944,6 +1004,41 @@ begin
   if affected is null then return; end if;
   delete from deployment_dora_facts where deployment_id = any(affected);
   insert into deployment_dora_facts select * from dora_facts_of(affected);
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.take_from_inbox(after uuid, wanted integer, share_index integer, share_count integer)
+ RETURNS SETOF deployment_inbox
+ LANGUAGE plpgsql
+ SET enable_seqscan TO 'off'
+ SET enable_sort TO 'off'
+ SET enable_bitmapscan TO 'off'
+AS $function$
+begin
+  if after is null then
+    return query
+      delete from deployment_inbox
+       where id = any(array(
+         select i.id from deployment_inbox i
+          where share_count < 2
+             or (hashtext(i.workspace_id::text || ':' || lower(i.app) || ':' || lower(i.environment))
+                 & 2147483647) % share_count = share_index
+          order by i.id limit wanted
+          for update skip locked))
+      returning *;
+  else
+    return query
+      delete from deployment_inbox
+       where id = any(array(
+         select i.id from deployment_inbox i
+          where i.id > after
+            and (share_count < 2
+                 or (hashtext(i.workspace_id::text || ':' || lower(i.app) || ':' || lower(i.environment))
+                     & 2147483647) % share_count = share_index)
+          order by i.id limit wanted
+          for update skip locked))
+      returning *;
+  end if;
 end
 $function$;
 

@@ -14,7 +14,7 @@ async function currentText(): Promise<string> {
 }
 
 /** The sections refreshed apart, in file order after the ingest part. */
-export type Section = 'read' | 'compare' | 'dora'
+export type Section = 'drain' | 'read' | 'compare' | 'dora'
 
 /** Where a section sits in the file, markers included, if it has one. */
 function sectionOf(text: string, name: Section): { start: number; end: number } | undefined {
@@ -25,12 +25,12 @@ function sectionOf(text: string, name: Section): { start: number; end: number } 
 
 /**
  * docs/benchmarks.md holds parts refreshed apart: the ingest part (`bun apps/bench/src/main.ts`)
- * and, after it, sections between markers: reads and comparisons (`bun run bench:read`) and the
+ * and, after it, sections between markers: the live drain (`bun run bench:drain`), reads and comparisons (`bun run bench:read`) and the
  * DORA keys (`bun run bench:dora`). Writes the ingest part and keeps the sections as they are.
  */
 export async function writeIngestPart(markdown: string): Promise<void> {
   const text = await currentText()
-  const kept = (['read', 'compare', 'dora'] as const)
+  const kept = (['drain', 'read', 'compare', 'dora'] as const)
     .map((name) => sectionOf(text, name))
     .flatMap((section) => (section ? [`\n${text.slice(section.start, section.end)}\n`] : []))
     .join('')

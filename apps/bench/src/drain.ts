@@ -1,12 +1,7 @@
 import { createSql } from '@shiplog/db/client'
+import { insertIntoInbox } from '@shiplog/db/queries/deployment-inbox'
 import { ensureWorkspace } from '@shiplog/db/queries/workspaces'
-import {
-  createBoss,
-  DEFAULT_RETRY_POLICY,
-  DEPLOYMENTS_QUEUE,
-  stopQuietly,
-  viaPostgresJs,
-} from '@shiplog/db/queue'
+import { DEFAULT_RETRY_POLICY } from '@shiplog/db/queue'
 import { createTestDatabase } from '@shiplog/db/testing/test-database'
 import { deploymentJobs } from './fixtures.ts'
 import { startProcess } from './processes.ts'
@@ -20,7 +15,7 @@ export interface DrainResult {
 }
 
 /**
- * Fills a fresh queue with `jobs` deployments, then starts a worker process with `workerEnv` and
+ * Fills a fresh inbox with `jobs` deployments, then starts a worker process with `workerEnv` and
  * times how long until every one is recorded.
  */
 export async function measureDrain(
@@ -29,18 +24,11 @@ export async function measureDrain(
 ): Promise<DrainResult> {
   const database = await createTestDatabase(DEFAULT_RETRY_POLICY)
   const sql = createSql(database.url, { applicationName: 'shiplog-bench', maxConnections: 2 })
-  const boss = createBoss(database.url, 'producer', 'shiplog-bench-queue')
-  boss.on('error', (error) => console.error('pg-boss (bench drain):', String(error)))
   try {
-    await boss.start()
     const { id: workspaceId } = await ensureWorkspace(sql, 'bench')
     for (let offset = 0; offset < jobs; offset += 1_000) {
       const chunk = deploymentJobs(Math.min(1_000, jobs - offset), workspaceId, offset)
-      await boss.insert(
-        DEPLOYMENTS_QUEUE,
-        chunk.map((job) => ({ id: job.id, data: job })),
-        { db: viaPostgresJs(sql) },
-      )
+      await insertIntoInbox(sql, chunk)
     }
     const startedAt = performance.now()
     const worker = startProcess('apps/worker/src/main.ts', {
@@ -58,7 +46,6 @@ export async function measureDrain(
     await worker.stop()
     return { jobs, seconds, perSecond: recorded / seconds, recorded }
   } finally {
-    await stopQuietly(boss)
     await sql.end()
     await database.drop()
   }

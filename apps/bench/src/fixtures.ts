@@ -1,3 +1,4 @@
+import { uuidv7 } from '@shiplog/api/lib/uuidv7'
 import type { DeploymentJob } from '@shiplog/schema'
 
 const COMMIT = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3'
@@ -32,7 +33,7 @@ export function deploymentJobs(count: number, workspaceId: string, offset = 0): 
   const start = Date.now() - 86_400_000
   return Array.from({ length: count }, (_, position) => {
     const index = offset + position
-    const id = crypto.randomUUID()
+    const id = uuidv7()
     const release = Math.floor(index / 60)
     return {
       id,

@@ -1,5 +1,7 @@
-import type { Sql } from '@shiplog/db/client'
+import type { Sql, Tx } from '@shiplog/db/client'
+import { type StreamShare, takeFromInbox } from '@shiplog/db/queries/deployment-inbox'
 import { type PgBoss, viaPostgresJs } from '@shiplog/db/queue'
+import { InboxCursor } from './inbox-cursor.ts'
 import { type FetchedJob, handleDeployments, QUEUE } from './jobs/deployments.ts'
 
 /** How the consumer polls. */
@@ -22,14 +24,18 @@ export interface ConsumerEvents {
 }
 
 /**
- * Drains the deployments queue. Each batch is one Postgres transaction: fetch (which locks the
- * jobs), record, complete or fail. A crash or cut connection anywhere rolls all of it back and the
- * jobs are fetched again, so every job is recorded exactly once.
+ * Drains the inbox, and pg-boss's queue of deployments being retried. Each batch is one Postgres
+ * transaction: take (which deletes inbox rows and locks jobs), record, complete or fail. A crash
+ * or cut connection anywhere rolls all of it back and the deployments are taken again, so every
+ * one is recorded exactly once. A deployment from the inbox that fails moves to pg-boss, in the
+ * same transaction, to be retried with backoff and dead-lettered after its last attempt.
  */
 export class QueueConsumer {
   private stopping = false
   private loops: Promise<void>[] = []
   private wake: (() => void)[] = []
+  // One per loop: each walks the inbox for its own share of the streams.
+  private readonly cursors = new Map<number, InboxCursor>()
 
   constructor(
     private readonly sql: Sql,
@@ -42,7 +48,8 @@ export class QueueConsumer {
   start(): void {
     this.stopping = false
     this.loops = []
-    for (let index = 0; index < this.options.concurrency; index++) this.loops.push(this.loop())
+    const of = this.options.concurrency
+    for (let index = 0; index < of; index++) this.loops.push(this.loop({ index, of }))
   }
 
   /** Stops fetching and resolves once every batch in hand has committed or rolled back. */
@@ -52,44 +59,79 @@ export class QueueConsumer {
     await Promise.all(this.loops)
   }
 
-  /** Processes one batch now; resolves with how many jobs it fetched. */
-  async runOnce(): Promise<number> {
+  /**
+   * Processes one batch now, of the streams of `share` (all of them when absent); resolves with
+   * how many deployments it took.
+   */
+  async runOnce(share?: StreamShare): Promise<number> {
     const startedAt = performance.now()
-    const report = await this.sql.begin(async (tx) => {
-      const db = viaPostgresJs(tx)
-      const jobs = (await this.boss.fetch(QUEUE, {
-        batchSize: this.options.batchSize,
-        includeMetadata: true,
-        db,
-      })) as FetchedJob[]
-      if (jobs.length === 0) return undefined
-      const { recorded, failed } = await handleDeployments(tx, jobs)
-      const claim = (job: FetchedJob) => ({ id: job.id, retryCount: job.retryCount })
-      if (recorded.length > 0) await this.boss.complete(QUEUE, recorded.map(claim), null, { db })
-      for (const { job, reason } of failed) {
-        await this.boss.fail(QUEUE, [claim(job)], { message: reason }, { db })
-      }
-      return {
-        fetched: jobs.length,
-        recorded: recorded.length,
-        failed: failed.map(({ job, reason }) => ({
-          id: job.id,
-          reason,
-          final: job.retryCount >= job.retryLimit,
-        })),
-      }
-    })
+    const key = share?.index ?? -1
+    const cursor = this.cursors.get(key) ?? new InboxCursor()
+    this.cursors.set(key, cursor)
+    let report: Awaited<ReturnType<typeof this.record>>
+    try {
+      report = await this.sql.begin((tx) => this.record(tx, cursor, share))
+    } catch (error) {
+      // Rows this batch took are back in the inbox, behind the cursor.
+      cursor.rewind()
+      throw error
+    }
     // Reported once committed: a batch that rolled back recorded nothing.
     if (!report) return 0
     this.events.batch({ ...report, seconds: (performance.now() - startedAt) / 1000 })
     return report.fetched
   }
 
-  private async loop(): Promise<void> {
+  private async record(tx: Tx, cursor: InboxCursor, share: StreamShare | undefined) {
+    const db = viaPostgresJs(tx)
+    const taken = await takeFromInbox(tx, this.options.batchSize, cursor.start(), share)
+    cursor.advance(taken.map((job) => job.id))
+    const fromInbox: FetchedJob[] = taken.map((data) => ({
+      id: data.id,
+      retryCount: 0,
+      retryLimit: 1,
+      data,
+      inbox: true,
+    }))
+    // At least one retry per batch, so retries are not starved behind a long backlog.
+    const retries = (await this.boss.fetch(QUEUE, {
+      batchSize: Math.max(1, this.options.batchSize - taken.length),
+      includeMetadata: true,
+      db,
+    })) as FetchedJob[]
+    const jobs = [...fromInbox, ...retries]
+    if (jobs.length === 0) return undefined
+    const { recorded, failed } = await handleDeployments(tx, jobs)
+    const claim = (job: FetchedJob) => ({ id: job.id, retryCount: job.retryCount })
+    const completed = recorded.filter((job) => !job.inbox)
+    if (completed.length > 0) await this.boss.complete(QUEUE, completed.map(claim), null, { db })
+    const movedToRetry = failed.filter(({ job }) => job.inbox).map(({ job }) => job)
+    if (movedToRetry.length > 0) {
+      await this.boss.insert(
+        QUEUE,
+        movedToRetry.map((job) => ({ id: job.id, data: job.data as object })),
+        { db },
+      )
+    }
+    for (const { job, reason } of failed) {
+      if (!job.inbox) await this.boss.fail(QUEUE, [claim(job)], { message: reason }, { db })
+    }
+    return {
+      fetched: jobs.length,
+      recorded: recorded.length,
+      failed: failed.map(({ job, reason }) => ({
+        id: job.id,
+        reason,
+        final: !job.inbox && job.retryCount >= job.retryLimit,
+      })),
+    }
+  }
+
+  private async loop(share: StreamShare): Promise<void> {
     let consecutiveErrors = 0
     while (!this.stopping) {
       try {
-        const fetched = await this.runOnce()
+        const fetched = await this.runOnce(share)
         consecutiveErrors = 0
         if (fetched < this.options.batchSize) await this.pause(this.options.pollIntervalMs)
       } catch (error) {

@@ -42,7 +42,7 @@ export function createWorkerMetrics() {
     }),
     queueDepth: new Gauge({
       name: 'shiplog_queue_depth',
-      help: 'Deployment jobs waiting, by queue and state (from pg-boss, refreshed by its monitor).',
+      help: 'Deployments waiting: in the inbox (queue "inbox"), and pg-boss jobs by queue and state (retries, dead letters).',
       labelNames: ['queue', 'state'] as const,
       registers,
     }),

@@ -1,6 +1,8 @@
 import { createSql, processApplicationName } from '@shiplog/db/client'
 import { reportPoolConnections } from '@shiplog/db/pool-gauge'
+import { inboxDepth, vacuumInbox } from '@shiplog/db/queries/deployment-inbox'
 import { deleteExpiredIdempotencyKeys } from '@shiplog/db/queries/idempotency-keys'
+import { analyzeStaleTables } from '@shiplog/db/queries/table-statistics'
 import {
   createBoss,
   DEPLOYMENTS_DEAD_LETTER_QUEUE,
@@ -15,6 +17,10 @@ import type { WorkerEnv } from './env.ts'
 import { createWorkerMetrics } from './metrics.ts'
 
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000
+// The inbox is emptied as fast as it fills: vacuumed this often, its freed pages take the next
+// rows, so it stays a few pages long even where autovacuum is off or late. The tables it writes
+// are analyzed at the same pace when their statistics fell behind (autovacuum off or late).
+const INBOX_VACUUM_INTERVAL_MS = 30_000
 
 /** The worker wired to Postgres: `main.ts` runs it, tests start and stop it in-process. */
 export function createWorker(env: WorkerEnv, log: LogLine) {
@@ -57,9 +63,11 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
     },
   )
   let housekeeping: ReturnType<typeof setInterval> | undefined
+  let inboxVacuum: ReturnType<typeof setInterval> | undefined
 
   async function refreshMetrics(): Promise<void> {
     metrics.queueDepth.reset()
+    metrics.queueDepth.set({ queue: 'inbox', state: 'ready' }, await inboxDepth(sql))
     for (const queue of [DEPLOYMENTS_QUEUE, DEPLOYMENTS_DEAD_LETTER_QUEUE]) {
       const stats = await boss.getQueue(queue).catch(() => null)
       if (!stats) continue
@@ -94,11 +102,22 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
           log({ level: 'warn', msg: 'idempotency cleanup failed', error: String(error) }),
         )
       }, HOUSEKEEPING_INTERVAL_MS)
+      inboxVacuum = setInterval(() => {
+        vacuumInbox(sql).catch((error) =>
+          log({ level: 'warn', msg: 'inbox vacuum failed', error: String(error) }),
+        )
+        analyzeStaleTables(sql)
+          .then((tables) => {
+            if (tables.length > 0) log({ level: 'info', msg: 'analyzed tables', tables })
+          })
+          .catch((error) => log({ level: 'warn', msg: 'analyze failed', error: String(error) }))
+      }, INBOX_VACUUM_INTERVAL_MS)
     },
     /** Stops fetching, lets the batches in hand commit, and closes Postgres. */
     async stop(): Promise<void> {
       health.stopping = true
       clearInterval(housekeeping)
+      clearInterval(inboxVacuum)
       await consumer.stop()
       await stopQuietly(boss, log)
       await sql.end({ timeout: 5 })

@@ -1,4 +1,5 @@
 import type { Sql } from '@shiplog/db/client'
+import { wasAccepted } from '@shiplog/db/queries/deployment-inbox'
 import { DEPLOYMENTS_QUEUE, type PgBoss, viaPostgresJs } from '@shiplog/db/queue'
 
 // How long a failed commit is checked, waiting for Postgres to come back, before its requests
@@ -10,8 +11,8 @@ export type CommitVerdict = 'yes' | 'no' | 'unknown'
 
 /**
  * Finds out whether a failed commit happened: the connection can die between COMMIT and its
- * acknowledgement. Asks whether the batch's first job exists, since the jobs of a batch are one
- * statement, all there or none. Checks in progress are waited for at shutdown, like commits.
+ * acknowledgement. Asks whether the batch's first deployment was accepted (in the inbox, or
+ * already recorded by the worker), since a batch's rows are one statement, all there or none. Checks in progress are waited for at shutdown, like commits.
  */
 export class CommitCheck {
   private readonly running = new Set<Promise<CommitVerdict>>()
@@ -40,9 +41,15 @@ export class CommitCheck {
   private async jobExists(id: string): Promise<CommitVerdict> {
     const deadline = Date.now() + VERIFY_TIMEOUT_MS
     for (let wait = 25; Date.now() < deadline; wait = Math.min(500, wait * 2)) {
-      const lookup = this.boss
-        .findJobs(DEPLOYMENTS_QUEUE, { id, db: viaPostgresJs(this.sql) })
-        .then((jobs): CommitVerdict => (jobs.length > 0 ? 'yes' : 'no'))
+      // A deployment whose first attempt failed has moved on to pg-boss for its retries.
+      const lookup = wasAccepted(this.sql, id)
+        .then(
+          async (found) =>
+            found ||
+            (await this.boss.findJobs(DEPLOYMENTS_QUEUE, { id, db: viaPostgresJs(this.sql) }))
+              .length > 0,
+        )
+        .then((found): CommitVerdict => (found ? 'yes' : 'no'))
         .catch(() => 'unknown' as const)
       let timer: ReturnType<typeof setTimeout> | undefined
       const giveUp = new Promise<'unknown'>((resolve) => {

@@ -1,6 +1,7 @@
 import type { Sql, Tx } from '@shiplog/db/client'
 import { isDatabaseUnavailable, isPostgresError, neverReachedDatabase } from '@shiplog/db/errors'
-import { DEPLOYMENTS_QUEUE, type PgBoss, viaPostgresJs } from '@shiplog/db/queue'
+import { insertIntoInbox } from '@shiplog/db/queries/deployment-inbox'
+import type { PgBoss } from '@shiplog/db/queue'
 import { uuidv7 } from '../lib/uuidv7.ts'
 import { CommitCheck } from './commit-check.ts'
 import {
@@ -38,8 +39,8 @@ function asEnqueueFailure(error: unknown): unknown {
 }
 
 /**
- * Puts accepted deployments on the pg-boss queue with group commit: requests that arrive together
- * share one transaction holding their Idempotency-Key claims and their jobs. A caller's promise
+ * Puts accepted deployments in the inbox (`deployment_inbox`) with group commit: requests that
+ * arrive together share one transaction holding their Idempotency-Key claims and their rows. A caller's promise
  * resolves only after that transaction committed; if it fails, every caller in it is rejected.
  */
 export class DeploymentQueue implements Enqueuer {
@@ -155,11 +156,9 @@ export class DeploymentQueue implements Enqueuer {
     items: AcceptedDeployment[],
     ids: string[],
   ): Promise<void> {
-    if (items.length === 0) return
-    const jobs = items.map((item, index) => {
-      const id = ids[index] as string
-      return { id, data: toJob(item, id) }
-    })
-    await this.boss.insert(DEPLOYMENTS_QUEUE, jobs, { db: viaPostgresJs(sql) })
+    await insertIntoInbox(
+      sql,
+      items.map((item, index) => toJob(item, ids[index] as string)),
+    )
   }
 }

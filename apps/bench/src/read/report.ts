@@ -136,16 +136,20 @@ function latencyTable(report: ReadReport): string {
 
 function storageTable(report: ReadReport): string {
   const lines = [
-    '| Deployments | Shiplog tables in total | Bytes per deployment | Target | |',
-    '|---:|---:|---:|---|---|',
+    '| Deployments | Shiplog tables in total | Bytes per deployment | Queue bytes per deployment | Target | |',
+    '|---:|---:|---:|---:|---|---|',
   ]
   for (const { size, storage } of report.results) {
     const atTarget = size === TARGETS.atSize
     const met = storage.bytesPerDeployment <= TARGETS.bytesPerDeployment
     lines.push(
-      `| ${whole(size)} | ${mib(storage.totalBytes)} | ${whole(storage.bytesPerDeployment)} | ${atTarget ? `≤ ${TARGETS.bytesPerDeployment} B` : ''} | ${atTarget ? (met ? 'met' : '**missed**') : ''} |`,
+      `| ${whole(size)} | ${mib(storage.totalBytes)} | ${whole(storage.bytesPerDeployment)} | ${(storage.queueBytes / storage.deployments).toFixed(2)} | ${atTarget ? `≤ ${TARGETS.bytesPerDeployment} B` : ''} | ${atTarget ? (met ? 'met' : '**missed**') : ''} |`,
     )
   }
+  lines.push(
+    '',
+    "The queue (the inbox and pg-boss's schema) holds a deployment only while it waits: its inbox row is deleted in the transaction that records it. pg-boss keeps only retries (completed ones deleted after 1 day) and dead letters (30 days). These databases are seeded by SQL, so their queue is empty; under live load it is measured by the sustained-load scenario (docs/scaling.md).",
+  )
   return lines.join('\n')
 }
 

@@ -15,6 +15,8 @@ export interface Storage {
   /** pg_total_relation_size of every table in schema public: heap, indexes, TOAST, maps. */
   totalBytes: number
   bytesPerDeployment: number
+  /** The queue: the inbox and pg-boss's schema (retries and dead letters), all forks. */
+  queueBytes: number
   relations: RelationSize[]
 }
 
@@ -23,8 +25,12 @@ export interface Storage {
  * they hold, so the bytes a deployment costs include its share of the read model and indexes.
  */
 export async function measureStorage(sql: Sql): Promise<Storage> {
-  const [totals] = await sql<{ deployments: number; totalBytes: number }[]>`
+  const [totals] = await sql<{ deployments: number; totalBytes: number; queueBytes: number }[]>`
     select (select count(*) from deployments)::int as deployments,
+           (select pg_total_relation_size('deployment_inbox')
+                   + coalesce(sum(pg_total_relation_size(c.oid)), 0)
+              from pg_class c join pg_namespace n on n.oid = c.relnamespace
+             where n.nspname = 'pgboss' and c.relkind = 'r')::float8 as "queueBytes",
            (select sum(pg_total_relation_size(c.oid))
               from pg_class c join pg_namespace n on n.oid = c.relnamespace
              where n.nspname = 'public' and c.relkind in ('r', 'p'))::float8 as "totalBytes"`
@@ -44,6 +50,7 @@ export async function measureStorage(sql: Sql): Promise<Storage> {
     deployments: totals.deployments,
     totalBytes: totals.totalBytes,
     bytesPerDeployment: totals.totalBytes / totals.deployments,
+    queueBytes: totals.queueBytes,
     relations: [...relations],
   }
 }

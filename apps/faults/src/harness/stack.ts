@@ -116,11 +116,13 @@ export class Stack {
   }
 
   /**
-   * Deployment jobs still waiting or in progress (created, retry, active), by state: after a
-   * drain this must be empty. Failed attempts stay in pg-boss as history and are not counted.
+   * Deployments still in the inbox, and jobs waiting or in progress (created, retry, active), by
+   * state: after a drain this must be empty. Failed attempts stay in pg-boss as history and are not counted.
    */
   async pendingJobs(): Promise<Record<string, number>> {
-    const states: Record<string, number> = {}
+    const [inbox] = await this.sql<{ count: number }[]>`
+      select count(*)::int as count from deployment_inbox`
+    const states: Record<string, number> = inbox?.count ? { inbox: inbox.count } : {}
     for (const job of await this.boss.findJobs(DEPLOYMENTS_QUEUE)) {
       if (['created', 'retry', 'active'].includes(job.state))
         states[job.state] = (states[job.state] ?? 0) + 1

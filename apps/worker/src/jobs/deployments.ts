@@ -14,6 +14,8 @@ export interface FetchedJob {
   retryCount: number
   retryLimit: number
   data: unknown
+  /** Taken from the inbox (its first attempt), not a pg-boss job. */
+  inbox?: boolean
 }
 
 /** The handler's verdict on a batch: which jobs are recorded and which failed, and why. */

@@ -3,8 +3,8 @@ import type { Tx } from '../client.ts'
 
 type Row = Record<string, string>
 
-// Sorting the keys gives every concurrent batch the same lock order, so two workers creating the
-// same new names cannot deadlock.
+// Sorting the keys gives every concurrent batch the same order for the names it creates, so two
+// workers creating the same new names cannot deadlock.
 function distinctSorted<T>(items: T[], keyOf: (item: T) => string): T[] {
   const byKey = new Map<string, T>()
   for (const item of items) if (!byKey.has(keyOf(item))) byKey.set(keyOf(item), item)
@@ -39,33 +39,53 @@ const ENVIRONMENTS: NameTable = {
 
 /**
  * Creates the rows of the jobs' names if absent, keeping the first spelling of each, and returns
- * each job's row id. The no-op update makes `returning` give existing rows too.
+ * each job's row id. Existing rows are only read: `do nothing` takes no lock on them and writes no
+ * new version, so batches naming the same repositories run side by side instead of queueing on
+ * each other's row locks until commit, and a row that does not change leaves no dead tuple.
  */
-async function upsertNames(
+async function ensureNames(
   tx: Tx,
   jobs: DeploymentJob[],
   { table, nameColumn, keyColumn, nameOf }: NameTable,
 ): Promise<(job: DeploymentJob) => string> {
   const keyOf = (job: DeploymentJob) => `${job.workspaceId}\u0000${nameKey(nameOf(job))}`
   const distinct = distinctSorted(jobs, keyOf)
-  const rows = await tx<Row[]>`
-    insert into ${tx(table)} (workspace_id, ${tx(nameColumn)}, ${tx(keyColumn)})
-    select * from unnest(
-      ${distinct.map((job) => job.workspaceId)}::bigint[],
-      ${distinct.map((job) => nameOf(job))}::text[],
-      ${distinct.map((job) => nameKey(nameOf(job)))}::text[])
-    on conflict (workspace_id, ${tx(keyColumn)}) do update set
-      ${tx(nameColumn)} = ${tx(`${table}.${nameColumn}`)}
-    returning id::text, workspace_id::text, ${tx(keyColumn)} as name_key`
-  const ids = new Map(rows.map((row) => [`${row.workspace_id}\u0000${row.name_key}`, row.id]))
+  const workspaces = distinct.map((job) => job.workspaceId)
+  const keys = distinct.map((job) => nameKey(nameOf(job)))
+  // Read first: after the first deployments of a name, every batch finds all its names here.
+  const found = await tx<Row[]>`
+    select t.id::text, t.workspace_id::text, t.${tx(keyColumn)} as name_key
+      from unnest(${workspaces}::bigint[], ${keys}::text[]) as given(workspace_id, name_key)
+      join ${tx(table)} t on t.workspace_id = given.workspace_id and t.${tx(keyColumn)} = given.name_key`
+  const ids = new Map(found.map((row) => [`${row.workspace_id}\u0000${row.name_key}`, row.id]))
+  const missing = distinct.filter((job) => !ids.has(keyOf(job)))
+  if (missing.length > 0) {
+    // A name another batch creates at this moment waits for that batch (unique index), then is
+    // read below; keys in sorted order, so two batches creating names never deadlock.
+    await tx`
+      insert into ${tx(table)} (workspace_id, ${tx(nameColumn)}, ${tx(keyColumn)})
+      select * from unnest(
+        ${missing.map((job) => job.workspaceId)}::bigint[],
+        ${missing.map((job) => nameOf(job))}::text[],
+        ${missing.map((job) => nameKey(nameOf(job)))}::text[])
+      on conflict (workspace_id, ${tx(keyColumn)}) do nothing`
+    const created = await tx<Row[]>`
+      select t.id::text, t.workspace_id::text, t.${tx(keyColumn)} as name_key
+        from unnest(${missing.map((job) => job.workspaceId)}::bigint[],
+                    ${missing.map((job) => nameKey(nameOf(job)))}::text[]) as given(workspace_id, name_key)
+        join ${tx(table)} t on t.workspace_id = given.workspace_id and t.${tx(keyColumn)} = given.name_key`
+    for (const row of created) ids.set(`${row.workspace_id}\u0000${row.name_key}`, row.id)
+  }
   return (job) => ids.get(keyOf(job)) as string
 }
 
 /**
  * Creates the jobs' applications if absent and returns each job's application id. An
- * application keeps the monorepo path of its latest deployment that named one.
+ * application keeps the monorepo path of its latest deployment that named one, and that
+ * deployment's instant (so a backfill older than it cannot replace the path); its row is written
+ * once per batch when a later deployment names a path, never to restate what it holds.
  */
-async function upsertApplications(
+async function ensureApplications(
   tx: Tx,
   jobs: DeploymentJob[],
   repositoryIdOf: (job: DeploymentJob) => string,
@@ -87,20 +107,40 @@ async function upsertApplications(
     first,
     latestWithPath: latestWithPath.get(keyOf(first)),
   }))
-  const rows = await tx<Row[]>`
-    insert into applications (workspace_id, repository_id, name, name_key, monorepo_path, monorepo_path_deployed_at)
-    select * from unnest(
+  const given = () => tx`unnest(
       ${applications.map(({ first }) => first.workspaceId)}::bigint[],
       ${applications.map(({ first }) => repositoryIdOf(first))}::bigint[],
       ${applications.map(({ first }) => first.deployment.app)}::text[],
       ${applications.map(({ first }) => nameKey(first.deployment.app))}::text[],
       ${applications.map(({ latestWithPath }) => latestWithPath?.deployment.monorepoPath ?? null)}::text[],
       (${applications.map(({ latestWithPath }) => latestWithPath?.deployment.deployedAt ?? null)}::text[])::timestamptz[])
-    on conflict (workspace_id, repository_id, name_key) do update set
-      monorepo_path = case when excluded.monorepo_path_deployed_at >= coalesce(applications.monorepo_path_deployed_at, '-infinity')
-                           then excluded.monorepo_path else applications.monorepo_path end,
-      monorepo_path_deployed_at = greatest(applications.monorepo_path_deployed_at, excluded.monorepo_path_deployed_at)
-    returning id::text, workspace_id::text, repository_id::text, name_key`
+    as given(workspace_id, repository_id, name, name_key, monorepo_path, monorepo_path_deployed_at)`
+  const find = () => tx<Row[]>`
+    select a.id::text, a.workspace_id::text, a.repository_id::text, a.name_key
+      from ${given()}
+      join applications a on a.workspace_id = given.workspace_id
+       and a.repository_id = given.repository_id and a.name_key = given.name_key`
+  let rows = await find()
+  if (rows.length < applications.length) {
+    await tx`
+      insert into applications (workspace_id, repository_id, name, name_key, monorepo_path, monorepo_path_deployed_at)
+      select * from ${given()}
+      on conflict (workspace_id, repository_id, name_key) do nothing`
+    rows = await find()
+  }
+  if (latestWithPath.size > 0) {
+    // Only a later path moves; ties keep the newer write, as the first insert would have.
+    await tx`
+      update applications a
+         set monorepo_path = given.monorepo_path,
+             monorepo_path_deployed_at = given.monorepo_path_deployed_at
+        from ${given()}
+       where a.workspace_id = given.workspace_id and a.repository_id = given.repository_id
+         and a.name_key = given.name_key and given.monorepo_path is not null
+         and given.monorepo_path_deployed_at >= coalesce(a.monorepo_path_deployed_at, '-infinity')
+         and (a.monorepo_path, a.monorepo_path_deployed_at)
+             is distinct from (given.monorepo_path, given.monorepo_path_deployed_at)`
+  }
   const ids = new Map(
     rows.map((row) => [
       `${row.workspace_id}\u0000${row.repository_id}\u0000${row.name_key}`,
@@ -119,17 +159,17 @@ interface PlacedJob {
 
 /**
  * Records a batch of deployment jobs with set-based SQL inside the caller's transaction:
- * repositories, environments and applications are created if absent (`on conflict`, so concurrent
- * first deployments of one new app create one app), then the deployments are inserted, skipping
+ * repositories, environments and applications are created if absent (`on conflict do nothing`,
+ * so concurrent first deployments of one new app create one app, and existing names are only read), then the deployments are inserted, skipping
  * any already recorded. Returns how many deployment rows were new.
  */
 export async function recordDeployments(tx: Tx, batch: DeploymentJob[]): Promise<number> {
   if (batch.length === 0) return 0
   // Ids are UUIDv7, in arrival order: the first spelling of a new name is the earliest one.
   const jobs = [...batch].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  const repositoryIdOf = await upsertNames(tx, jobs, REPOSITORIES)
-  const environmentIdOf = await upsertNames(tx, jobs, ENVIRONMENTS)
-  const applicationIdOf = await upsertApplications(tx, jobs, repositoryIdOf)
+  const repositoryIdOf = await ensureNames(tx, jobs, REPOSITORIES)
+  const environmentIdOf = await ensureNames(tx, jobs, ENVIRONMENTS)
+  const applicationIdOf = await ensureApplications(tx, jobs, repositoryIdOf)
   const placed: PlacedJob[] = jobs.map((job) => ({
     job,
     applicationId: applicationIdOf(job),

@@ -1,4 +1,5 @@
 import type { Sql } from '@shiplog/db/client'
+import { findInInbox } from '@shiplog/db/queries/deployment-inbox'
 import {
   DEPLOYMENTS_DEAD_LETTER_QUEUE,
   DEPLOYMENTS_QUEUE,
@@ -49,9 +50,9 @@ export function jobStatus(job: QueueJob, failed: boolean): DeploymentStatus {
 const newestFirst = (a: FoundJob, b: FoundJob) => b.createdOn.getTime() - a.createdOn.getTime()
 
 /**
- * What the queue knows of an accepted deployment not yet recorded: still queued or retrying, or
- * failed with the reason (from the dead-letter queue), else undefined. Only the workspace's own
- * deployments are found.
+ * What the queue knows of an accepted deployment not yet recorded: in the inbox, queued for a
+ * retry, or failed with the reason (from the dead-letter queue), else undefined. Only the
+ * workspace's own deployments are found.
  */
 export async function findQueueStatus(
   sql: Sql,
@@ -59,6 +60,12 @@ export async function findQueueStatus(
   workspaceId: string,
   id: string,
 ): Promise<DeploymentStatus | undefined> {
+  const waiting = await findInInbox(sql, workspaceId, id)
+  if (waiting)
+    return jobStatus(
+      { data: waiting, createdOn: new Date(waiting.receivedAt), retryCount: 0 },
+      false,
+    )
   const db = viaPostgresJs(sql)
   // A replayed job has a new job id, so the deployment id in the payload is what is matched.
   const jobs = (
