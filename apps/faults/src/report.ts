@@ -78,7 +78,7 @@ const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
     guarantee:
       'Live in-order load at a fixed rate for minutes, reads mixed in, is recorded as it comes: every 202 is recorded within 30 s of the load stopping, nothing lost or doubled, and the API’s and worker’s memory stay flat.',
     because: [
-      'Accepted deployments wait in a narrow inbox table, one row each, which the worker deletes in the transaction that records them; pg-boss holds only retries and dead letters (issue 25, `packages/db/migrations/0030_deployment_inbox.sql`).',
+      'Accepted deployments wait in a narrow inbox table, one row each, which the worker deletes in the transaction that records them; pg-boss holds only retries and dead letters (issue 25, `packages/db/migrations/0026_deployment_inbox.sql`).',
       'Batches create names with `on conflict do nothing` and otherwise only read them, so two batches never wait on each other’s name rows; the read model is updated once per row per batch.',
       'Defaults run 3 minutes at 300/s; `SUSTAINED_RATE=800 SUSTAINED_SECONDS=600` is the issue’s 10-minute run (docs/scaling.md quotes it).',
     ],

@@ -1,4 +1,4 @@
--- Taking a batch out of the inbox (deployment_inbox, migration 0030): what the worker runs at the
+-- Taking a batch out of the inbox (deployment_inbox, migration 0026): what the worker runs at the
 -- start of every batch.
 --
 -- The inbox is emptied as fast as it fills, so its statistics are rarely right: analyzed or
