@@ -18,8 +18,16 @@ import { ShiplogError } from './errors.ts'
 import { newIdempotencyKey } from './idempotency-key.ts'
 import { type ListDeploymentsQuery, listQueryParams } from './list-query.ts'
 import { deploymentIdFromLocation } from './location.ts'
+import {
+  type DoraMetricsQuery,
+  type ListCommitsQuery,
+  type ListIncidentsQuery,
+  queryParams,
+} from './read-queries.ts'
 import { createTransport, type FetchLike, type Sleep } from './transport.ts'
 import { pollUntilRecorded, type WaitOptions } from './wait.ts'
+
+export type { DoraMetricsQuery, ListCommitsQuery, ListIncidentsQuery } from './read-queries.ts'
 
 export interface ShiplogClientOptions {
   /** Where the API is served, e.g. `https://shiplog.example.com` (a path prefix is kept). */
@@ -95,41 +103,6 @@ export interface ShiplogClient {
   placeEnvironment(name: string, place: EnvironmentPlaceInput): Promise<EnvironmentSummary>
 }
 
-/** Parameters of `getDoraMetrics`; times as RFC 3339 strings or `Date`s. */
-export interface DoraMetricsQuery {
-  /** Left out: every production environment of the workspace together (`environments` names them). */
-  environment?: string
-  app?: string
-  repository?: string
-  since?: string | Date
-  until?: string | Date
-  bucket?: 'week' | 'day'
-}
-
-/** Filters and paging of `listCommits`; times as RFC 3339 strings or `Date`s. */
-export interface ListCommitsQuery {
-  environment?: string
-  /** true: only the production environments; false: only the others. */
-  production?: boolean
-  app?: string
-  repository?: string
-  since?: string | Date
-  until?: string | Date
-  limit?: number
-  cursor?: string
-}
-
-/** Filters of `listIncidents`; times as RFC 3339 strings or `Date`s. */
-export interface ListIncidentsQuery {
-  environment?: string
-  app?: string
-  status?: 'open' | 'resolved'
-  since?: string | Date
-  until?: string | Date
-  limit?: number
-  cursor?: string
-}
-
 const DEFAULT_MAX_RETRIES = 5
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 const DEPLOYMENTS = 'v1/deployments'
@@ -152,16 +125,6 @@ function parseBaseUrl(baseUrl: string | URL): URL {
   url.search = ''
   url.hash = ''
   return url
-}
-
-/** Query parameters from an object: undefined left out, dates as RFC 3339. */
-function queryParams(values: Record<string, string | number | Date | undefined>): URLSearchParams {
-  const params = new URLSearchParams()
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined) continue
-    params.set(name, value instanceof Date ? value.toISOString() : String(value))
-  }
-  return params
 }
 
 /** A client for the Shiplog API, on the Web platform's `fetch` alone (Bun, Node ≥ 20, Deno). */

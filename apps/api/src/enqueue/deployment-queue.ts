@@ -50,7 +50,7 @@ export class DeploymentQueue implements Enqueuer {
 
   constructor(
     private readonly sql: Sql,
-    private readonly boss: PgBoss,
+    boss: PgBoss,
     options: GroupCommitOptions,
     private readonly observe: CommitObserver,
   ) {
