@@ -3303,6 +3303,17 @@ function deploymentIdFromLocation(location) {
   }
 }
 
+// packages/client/src/read-queries.ts
+function queryParams(values) {
+  const params = new URLSearchParams;
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined)
+      continue;
+    params.set(name, value instanceof Date ? value.toISOString() : String(value));
+  }
+  return params;
+}
+
 // packages/client/src/retry.ts
 function isRetryableStatus(status) {
   return status === 429 || status === 503;
@@ -3415,15 +3426,6 @@ function parseBaseUrl(baseUrl) {
   url.search = "";
   url.hash = "";
   return url;
-}
-function queryParams(values) {
-  const params = new URLSearchParams;
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined)
-      continue;
-    params.set(name, value instanceof Date ? value.toISOString() : String(value));
-  }
-  return params;
 }
 function createShiplogClient(options) {
   if (!options.apiKey)
