@@ -5053,7 +5053,11 @@ async function readHistory(read, tip) {
       continue;
     const title = mergedPullRequest(subject) === undefined ? undefined : body.split(`
 `)[0]?.trim();
-    history.set(sha, { parents: parents.split(" ").filter(Boolean), subject, title });
+    history.set(sha, {
+      parents: parents.split(" ").filter(Boolean),
+      subject,
+      ...title === undefined ? {} : { title }
+    });
   }
   return history;
 }

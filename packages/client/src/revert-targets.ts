@@ -91,7 +91,11 @@ async function readHistory(read: Git, tip: string): Promise<Map<string, Known>> 
     const [sha = '', parents = '', subject = '', body = ''] = record.replace(/^\n/, '').split(FIELD)
     if (!sha) continue
     const title = mergedPullRequest(subject) === undefined ? undefined : body.split('\n')[0]?.trim()
-    history.set(sha, { parents: parents.split(' ').filter(Boolean), subject, title })
+    history.set(sha, {
+      parents: parents.split(' ').filter(Boolean),
+      subject,
+      ...(title === undefined ? {} : { title }),
+    })
   }
   return history
 }
