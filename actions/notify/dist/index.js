@@ -3261,15 +3261,20 @@ function newIdempotencyKey() {
   });
 }
 
-// packages/client/src/list-query.ts
-function listQueryParams(query) {
+// packages/client/src/read-queries.ts
+function queryParams(values) {
   const params = new URLSearchParams;
-  for (const [name, value] of Object.entries(query)) {
+  for (const [name, value] of Object.entries(values)) {
     if (value === undefined || value === null)
       continue;
     params.set(name, value instanceof Date ? value.toISOString() : String(value));
   }
   return params;
+}
+
+// packages/client/src/list-query.ts
+function listQueryParams(query) {
+  return queryParams({ ...query });
 }
 
 // packages/client/src/location.ts
@@ -3289,17 +3294,6 @@ function deploymentIdFromLocation(location) {
   } catch {
     return;
   }
-}
-
-// packages/client/src/read-queries.ts
-function queryParams(values) {
-  const params = new URLSearchParams;
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined)
-      continue;
-    params.set(name, value instanceof Date ? value.toISOString() : String(value));
-  }
-  return params;
 }
 
 // packages/client/src/retry.ts

@@ -1,4 +1,5 @@
 import type { DeploymentStatus } from '@shiplog/schema'
+import { queryParams } from './read-queries.ts'
 
 /** Filters and paging of `GET /v1/deployments`; only the ones set are sent. */
 export interface ListDeploymentsQuery {
@@ -30,10 +31,5 @@ export interface ListDeploymentsQuery {
 
 /** The query string for `query`, leaving out unset filters (the API rejects empty ones). */
 export function listQueryParams(query: ListDeploymentsQuery): URLSearchParams {
-  const params = new URLSearchParams()
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue
-    params.set(name, value instanceof Date ? value.toISOString() : String(value))
-  }
-  return params
+  return queryParams({ ...query })
 }

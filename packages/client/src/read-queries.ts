@@ -36,13 +36,16 @@ export interface ListIncidentsQuery {
   cursor?: string
 }
 
-/** Query parameters from an object: undefined left out, dates as RFC 3339. */
+/**
+ * Query parameters from an object: unset values (undefined or null) left out, since the API
+ * rejects empty filters; dates as RFC 3339.
+ */
 export function queryParams(
-  values: Record<string, string | number | Date | undefined>,
+  values: Record<string, string | number | boolean | Date | null | undefined>,
 ): URLSearchParams {
   const params = new URLSearchParams()
   for (const [name, value] of Object.entries(values)) {
-    if (value === undefined) continue
+    if (value === undefined || value === null) continue
     params.set(name, value instanceof Date ? value.toISOString() : String(value))
   }
   return params
