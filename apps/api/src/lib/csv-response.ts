@@ -38,10 +38,11 @@ export async function csvResponse(
       })
       .catch(reject)
   })
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8; header=present',
-      'content-disposition': `attachment; filename="${filename}"`,
-    },
-  })
+  return new Response(body, { headers: csvHeaders(filename) })
 }
+
+/** The headers of a CSV download named `filename`: RFC 4180 with its header line. */
+export const csvHeaders = (filename: string) => ({
+  'content-type': 'text/csv; charset=utf-8; header=present',
+  'content-disposition': `attachment; filename="${filename}"`,
+})

@@ -135,6 +135,7 @@ const paths = fc.constantFrom(
   '/ui/deployments/not-a-uuid',
   '/ui/deployments/01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4',
   '/ui/dora',
+  '/ui/dora.csv',
   '/ui/incidents',
   '/ui/compare',
   '/ui/compare.md',

@@ -1,5 +1,6 @@
 import { DeploymentFrequency, DoraMetrics, DoraQuery, FrequencyQuery } from '@shiplog/schema'
 import { preferredType } from '../../lib/accept.ts'
+import { csvHeaders } from '../../lib/csv-response.ts'
 import { problem, READ_ERRORS } from '../../route-table/answers.ts'
 import { route } from '../../route-table/route.ts'
 import { doraMetricsOf } from './five-keys-service.ts'
@@ -34,12 +35,7 @@ const getDoraMetrics = route({
     const metrics = await reads.run(owner.keyId, () => doraMetricsOf(clients.replica, owner, query))
     const type = preferredType(request.headers.get('accept'), ['application/json', 'text/csv'])
     if (type === 'application/json') return metrics
-    return new Response(doraSeriesCsv(metrics), {
-      headers: {
-        'content-type': 'text/csv; charset=utf-8; header=present',
-        'content-disposition': 'attachment; filename="dora.csv"',
-      },
-    })
+    return new Response(doraSeriesCsv(metrics), { headers: csvHeaders('dora.csv') })
   },
 })
 

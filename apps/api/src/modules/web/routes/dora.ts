@@ -1,7 +1,9 @@
 import { listEnvironments } from '@shiplog/db/queries/catalog'
 import { DoraQuery } from '@shiplog/schema'
 import { Elysia } from 'elysia'
+import { csvHeaders } from '../../../lib/csv-response.ts'
 import { doraMetricsOf } from '../../dora/five-keys-service.ts'
+import { doraSeriesCsv } from '../../dora/series-csv.ts'
 import type { WebDeps } from '../deps.ts'
 import { doraComparisonOf } from '../dora-comparison.ts'
 import { pageQuery, parametersOf } from '../page-input.ts'
@@ -35,67 +37,82 @@ export function rangeWindow(range: DoraRange, now: Date) {
   }
 }
 
-/** `GET /ui/dora`: the five keys of one environment (production by default) over a window. */
+/**
+ * `GET /ui/dora`: the five keys of one environment (production by default) over a window; and
+ * `/ui/dora.csv`, the page's series as the API's CSV, from the API's parameters (the page's link
+ * carries the exact window it shows).
+ */
 export function doraRoutes(deps: WebDeps) {
-  return new Elysia().get(
-    '/ui/dora',
-    signedIn(deps, async (page) => {
-      const owner = page.principal
-      const query = pageQuery(page.url)
-      const environments = await page.read(() => listEnvironments(deps.readSql, owner.workspaceId))
-      const names = environments.map((environment) => environment.environment)
-      const production = environments
-        .filter((each) => each.production)
-        .map((each) => each.environment)
-      // Every production environment by default (the API's answer without one); without any,
-      // the last environment in pipeline order.
-      const environment =
-        query.get('environment') ?? (production.length > 0 ? undefined : names.at(-1))
-      const selection = selectionOf(query, environment)
-      const listed = { names, production }
-      if (environment === undefined && production.length === 0) {
-        return doraPage(undefined, selection, listed)
-      }
-      // The window a shared link gives (validated as the API validates it), else the preset;
-      // ending at an instant, so the figures and the comparison read the same window.
-      const preset = rangeWindow(selection.range, new Date())
-      const window: Record<string, string> =
-        selection.since || selection.until
-          ? {
-              ...(selection.since ? { since: selection.since } : {}),
-              until: selection.until ?? new Date().toISOString(),
-              bucket: 'week',
-            }
-          : {
-              since: preset.since,
-              until: preset.until ?? new Date().toISOString(),
-              bucket: preset.bucket,
-            }
-      const api = new URLSearchParams({ ...(environment ? { environment } : {}), ...window })
-      if (selection.app) api.set('app', selection.app)
-      if (selection.repository) api.set('repository', selection.repository)
-      const parsed = parametersOf(DoraQuery, api)
-      const { since, until } = parsed
-      // One read of the session's, two statements at once on the replica; the comparison only
-      // for a window the API takes (else its answer says why).
-      const [metrics, comparison] = await page.read(() =>
-        Promise.all([
-          doraMetricsOf(deps.readSql, owner, parsed),
-          since && until
-            ? doraComparisonOf(
-                deps.readSql,
-                owner.workspaceId,
-                environment ? [environment] : production,
-                {
-                  ...parsed,
-                  since,
-                  until,
-                },
-              )
-            : undefined,
-        ]),
-      )
-      return doraPage(metrics, selection, listed, comparison)
-    }),
-  )
+  return new Elysia()
+    .get(
+      '/ui/dora.csv',
+      signedIn(deps, async (page) => {
+        const parsed = parametersOf(DoraQuery, pageQuery(page.url))
+        const metrics = await page.read(() => doraMetricsOf(deps.readSql, page.principal, parsed))
+        return new Response(doraSeriesCsv(metrics), { headers: csvHeaders('dora.csv') })
+      }),
+    )
+    .get(
+      '/ui/dora',
+      signedIn(deps, async (page) => {
+        const owner = page.principal
+        const query = pageQuery(page.url)
+        const environments = await page.read(() =>
+          listEnvironments(deps.readSql, owner.workspaceId),
+        )
+        const names = environments.map((environment) => environment.environment)
+        const production = environments
+          .filter((each) => each.production)
+          .map((each) => each.environment)
+        // Every production environment by default (the API's answer without one); without any,
+        // the last environment in pipeline order.
+        const environment =
+          query.get('environment') ?? (production.length > 0 ? undefined : names.at(-1))
+        const selection = selectionOf(query, environment)
+        const listed = { names, production }
+        if (environment === undefined && production.length === 0) {
+          return doraPage(undefined, selection, listed)
+        }
+        // The window a shared link gives (validated as the API validates it), else the preset;
+        // ending at an instant, so the figures and the comparison read the same window.
+        const preset = rangeWindow(selection.range, new Date())
+        const window: Record<string, string> =
+          selection.since || selection.until
+            ? {
+                ...(selection.since ? { since: selection.since } : {}),
+                until: selection.until ?? new Date().toISOString(),
+                bucket: 'week',
+              }
+            : {
+                since: preset.since,
+                until: preset.until ?? new Date().toISOString(),
+                bucket: preset.bucket,
+              }
+        const api = new URLSearchParams({ ...(environment ? { environment } : {}), ...window })
+        if (selection.app) api.set('app', selection.app)
+        if (selection.repository) api.set('repository', selection.repository)
+        const parsed = parametersOf(DoraQuery, api)
+        const { since, until } = parsed
+        // One read of the session's, two statements at once on the replica; the comparison only
+        // for a window the API takes (else its answer says why).
+        const [metrics, comparison] = await page.read(() =>
+          Promise.all([
+            doraMetricsOf(deps.readSql, owner, parsed),
+            since && until
+              ? doraComparisonOf(
+                  deps.readSql,
+                  owner.workspaceId,
+                  environment ? [environment] : production,
+                  {
+                    ...parsed,
+                    since,
+                    until,
+                  },
+                )
+              : undefined,
+          ]),
+        )
+        return doraPage(metrics, selection, listed, comparison)
+      }),
+    )
 }

@@ -59,3 +59,17 @@ export const LIST_FILTERS = {
   failed: { failed: 'true' },
   rework: { rework: 'true' },
 } as const
+
+/** The series the page draws as CSV: the same window, buckets and scope. */
+export function seriesCsv(scope: CountedScope, bucket: 'day' | 'week'): string {
+  const environment = counted(scope)
+  const query = new URLSearchParams({
+    ...(environment === undefined ? {} : { environment }),
+    ...(scope.app ? { app: scope.app } : {}),
+    ...(scope.repository ? { repository: scope.repository } : {}),
+    since: scope.since,
+    until: scope.until,
+    bucket,
+  })
+  return `/ui/dora.csv?${query}`
+}

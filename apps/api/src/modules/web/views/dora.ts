@@ -7,6 +7,7 @@ import {
   countedScope,
   deploymentList,
   LIST_FILTERS,
+  seriesCsv,
 } from './dora-links.ts'
 import { type DoraSelection, defaultOrder, RANGE_LABELS, RANGES } from './dora-selection.ts'
 import { duration, durationAxisTop, percent, utc } from './format.ts'
@@ -206,6 +207,7 @@ ${
           : ''
       }</p>
 <div class="keys">${KEYS.map((key) => keyPanel(key, metrics, unitOf(metrics), comparison?.previous, rowLinks(countedScope(metrics, selection))))}</div>
+<p><a href="${seriesCsv(countedScope(metrics, selection), unitOf(metrics))}" download>Download the ${unitOf(metrics) === 'day' ? 'daily' : 'weekly'} series as CSV</a></p>
 ${comparison ? applicationsTable(comparison.applications, selection) : ''}`
     : html`<p>No deployment recorded yet: the keys appear once an environment has one.</p>`
 }`,
