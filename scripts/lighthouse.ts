@@ -112,10 +112,16 @@ try {
   const { key } = await issueApiKey(h.sql, {
     workspace: 'lighthouse',
     name: 'pages',
-    scopes: ['read', 'incidents:write', 'deployments:write'],
+    // Admin too, so the keys page renders as an administrator sees it.
+    scopes: ['read', 'incidents:write', 'deployments:write', 'admin'],
     rateLimitPerMinute: 1_000_000,
   })
   const deployment = await seed(h, key)
+  const opened = await h.send('POST', '/v1/incidents', {
+    key,
+    body: { app: 'checkout', environment: 'production', title: 'Totals are off by a cent' },
+  })
+  const incident = ((await opened.json()) as { id: string }).id
   const cookie = await signIn(served.base, key)
   const pages = [
     '/ui/sign-in',
@@ -124,7 +130,10 @@ try {
     '/ui/deployments',
     `/ui/deployments/${deployment}`,
     '/ui/dora',
+    '/ui/commits',
     '/ui/incidents',
+    `/ui/incidents/${incident}`,
+    '/ui/keys',
   ]
   const rows: [string, Scores][] = []
   for (const page of pages) {

@@ -34,6 +34,8 @@ export async function csvResponse(
       .run(slot, async () => {
         const out = pushedStream(produce)
         out.ready.then(() => resolve(out.stream), reject)
+        // A failure after the first byte has errored the body, so the reader sees the transfer
+        // cut short (no final chunk); it is not a failure of the slot, which is freed either way.
         await out.done.catch(() => {})
       })
       .catch(reject)

@@ -92,10 +92,15 @@ export interface ExportRun {
 }
 
 /**
- * `GET /v1/deployments` with `Accept: text/csv`, read as it streams (lines counted, nothing kept),
- * while the API's resident memory is sampled every 50 ms from /proc.
+ * `path` (every deployment, or every commit) with `Accept: text/csv`, read as it streams (lines
+ * counted, nothing kept), while the API's resident memory is sampled every 50 ms from /proc.
  */
-export async function timeExport(base: string, key: string, apiPid: number): Promise<ExportRun> {
+export async function timeExport(
+  base: string,
+  key: string,
+  apiPid: number,
+  path: '/v1/deployments' | '/v1/commits' = '/v1/deployments',
+): Promise<ExportRun> {
   const rssBeforeKiB = rssKiB(apiPid)
   let rssPeakKiB = rssBeforeKiB
   const sampler = setInterval(() => {
@@ -103,7 +108,7 @@ export async function timeExport(base: string, key: string, apiPid: number): Pro
   }, 50)
   try {
     const started = performance.now()
-    const response = await fetch(`${base}/v1/deployments`, {
+    const response = await fetch(`${base}${path}`, {
       headers: { authorization: `Bearer ${key}`, accept: 'text/csv' },
     })
     if (response.status !== 200 || !response.body) {

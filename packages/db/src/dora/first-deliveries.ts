@@ -108,8 +108,11 @@ export function listFirstDeliveries(
 }
 
 /**
- * Every first delivery of the query, `chunk` rows at a time through a postgres.js cursor (the
- * next fetched once `each` resolves), in one read-only transaction under `timeoutMs`.
+ * Every first delivery of the query, `options.chunk` at a time: the list's pages, one after the
+ * other, in one read-only snapshot under `timeoutMs`. Pages, not one statement: a statement
+ * over every delivery must sort them all before its first row (minutes at millions, a silent
+ * connection), while a page's plan reads only its own. The next page is asked for before
+ * `each` handles this one, so Postgres and the caller overlap.
  */
 export async function exportFirstDeliveries(
   sql: Sql,
@@ -117,10 +120,34 @@ export async function exportFirstDeliveries(
   options: { chunk: number; timeoutMs: number },
   each: (rows: FirstDeliveryRow[]) => Promise<void>,
 ): Promise<void> {
-  await sql.begin('read only', async (tx) => {
+  await sql.begin('isolation level repeatable read read only', async (tx) => {
     await tx`select set_config('statement_timeout', ${String(options.timeoutMs)}, true)`
     // Fragments are built with `sql` and run inside `tx`: postgres.js allows that.
-    const rows = tx<FirstDeliveryRow[]>`${firstDeliveries(sql, query)}`
-    for await (const chunk of rows.cursor(options.chunk)) await each(chunk)
+    const page = (after: CommitCursor | undefined) =>
+      tx<
+        FirstDeliveryRow[]
+      >`${firstDeliveries(sql, { ...query, after }, options.chunk + 1)}`.execute()
+    // A page asked for while `each` fails is met by no await: its own failure is no crash.
+    const ahead = (query: Promise<FirstDeliveryRow[]>) => {
+      query.catch(() => {})
+      return query
+    }
+    let next = ahead(page(undefined))
+    for (;;) {
+      const rows = await next
+      const last = rows[options.chunk - 1]
+      const more = rows.length > options.chunk && last !== undefined
+      if (more) {
+        next = ahead(
+          page({
+            deployedAtMicros: BigInt(last.deployedAtMicros),
+            id: last.deploymentId,
+            sha: last.sha,
+          }),
+        )
+      }
+      await each(rows.slice(0, options.chunk))
+      if (!more) return
+    }
   })
 }

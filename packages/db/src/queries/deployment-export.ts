@@ -1,26 +1,27 @@
-import type { DeploymentRecord } from '@shiplog/schema'
+import { type DeploymentRecord, isoFromPostgres } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
 import {
   applicationIds,
   type DeploymentFilters,
   environmentCondition,
   rowConditions,
+  storedChangeType,
 } from './deployment-filters.ts'
-import { recordColumns } from './deployments.ts'
+import { type ExportOptions, exportRows } from './export-rows.ts'
 
-/** What an export reads, and how long its one transaction may last. */
-export interface ExportOptions {
-  /** Rows fetched at a time: what memory holds, whatever the total. */
-  chunk: number
-  /** The export's statement timeout: long enough for millions of rows, bounded all the same. */
-  timeoutMs: number
+const timesAsIso = (row: DeploymentRecord): DeploymentRecord => {
+  row.deployedAt = isoFromPostgres(row.deployedAt)
+  row.receivedAt = isoFromPostgres(row.receivedAt)
+  if (row.recordedAt !== null) row.recordedAt = isoFromPostgres(row.recordedAt)
+  return row
 }
 
 /**
  * Every recorded deployment matching the filters (no page, no cursor), newest `deployedAt`
- * first, through a postgres.js cursor: `each` gets `chunk` rows at a time and the next are
- * fetched once it resolves, so a slow reader holds one chunk, not the result. One read-only
- * transaction on one connection, under its own statement timeout.
+ * first, `chunk` rows at a time (exportRows: one snapshot, the next chunk read while `each`
+ * works on this one). The record of a list's item, its change type as stored with the DORA
+ * facts (the same answer as a page's, without a probe per row), its times printed by Postgres
+ * and rendered here.
  */
 export async function exportDeployments(
   sql: Sql,
@@ -31,10 +32,15 @@ export async function exportDeployments(
   const query = { ...filters, limit: 0 }
   const byApplication = query.appKey !== undefined || query.repositoryKey !== undefined
   // Fragments are built with `sql` and run inside `tx`: postgres.js allows that.
-  await sql.begin('read only', async (tx) => {
-    await tx`select set_config('statement_timeout', ${String(options.timeoutMs)}, true)`
-    const rows = tx<DeploymentRecord[]>`
-      select ${recordColumns(sql, 'stored')}
+  await exportRows<DeploymentRecord>(
+    sql,
+    options,
+    (tx) => tx`
+      select d.id, r.full_name as "repositoryFullName", e.name as environment, a.name as app,
+             d.version, d.commit_hash as "commitHash", d.description, d.author,
+             d.deployed_at::text as "deployedAt", d.monorepo_path as "monorepoPath",
+             d.received_at::text as "receivedAt", d.recorded_at::text as "recordedAt",
+             ${storedChangeType(sql)} as "changeType"
         from deployments d
         join applications a on a.id = d.application_id
         join repositories r on r.id = a.repository_id
@@ -43,7 +49,7 @@ export async function exportDeployments(
          ${environmentCondition(sql, query, sql`d.environment_id`)}
          ${byApplication ? sql`and d.application_id in (${applicationIds(sql, query)})` : sql``}
          ${rowConditions(sql, query)}
-       order by d.deployed_at desc, d.id desc`
-    for await (const chunk of rows.cursor(options.chunk)) await each(chunk)
-  })
+       order by d.deployed_at desc, d.id desc`,
+    (rows) => each(rows.map(timesAsIso)),
+  )
 }

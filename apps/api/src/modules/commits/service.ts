@@ -36,6 +36,10 @@ export const COMMIT_CSV_COLUMNS = [
 /** The header line of a commits CSV. */
 export const COMMIT_CSV_HEADER = `${COMMIT_CSV_COLUMNS.join(',')}\r\n`
 
+// Pages of the list, each a statement of its own: bigger ones cost fewer statements, and one of
+// 5,000 still answers in a fraction of a second at millions of deliveries.
+const COMMIT_EXPORT_OPTIONS = { ...EXPORT_OPTIONS, chunk: 5_000 }
+
 const key = (value: string | undefined) => (value === undefined ? undefined : nameKey(value))
 
 /**
@@ -110,7 +114,7 @@ export async function exportWorkspaceCommits(
 ): Promise<void> {
   const deliveries = await deliveryQuery(replica, owner, query)
   await push(COMMIT_CSV_HEADER)
-  await exportFirstDeliveries(replica, deliveries, EXPORT_OPTIONS, (rows) =>
+  await exportFirstDeliveries(replica, deliveries, COMMIT_EXPORT_OPTIONS, (rows) =>
     push(csvLines(COMMIT_CSV_COLUMNS, rows.map(deliveryOf))),
   )
 }

@@ -23,7 +23,7 @@ export function incompleteness(
   const unlisted = comparison.waiting.filter((deployment) => !deployment.listed).length
   if (unlisted > 0) {
     reasons.push(
-      `${unlisted} of the ${comparison.waiting.length} deployments waiting sent no commit list (shiplog notify sends one; the first deployment of an application to an environment sends none)`,
+      `${unlisted} of the ${comparison.waiting.length} deployments waiting sent no commit list (shiplog notify and the Action send one, a first deployment included; a pipeline that posts the API itself may not)`,
     )
   }
   if (comparison.waiting.some((deployment) => deployment.truncated)) {

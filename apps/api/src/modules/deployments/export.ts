@@ -8,7 +8,7 @@ import { jobStatus } from './queue-status.ts'
 import { type ReadClients, resolvedFiltersOf, type Workspace } from './service.ts'
 
 /** How an export reads: 1,000 rows at a time, for at most 15 minutes. */
-export const EXPORT_OPTIONS = { chunk: 1_000, timeoutMs: 15 * 60_000 }
+export const EXPORT_OPTIONS = { chunk: 500, timeoutMs: 15 * 60_000 }
 
 /**
  * Every deployment matching `query` as CSV (`Accept: text/csv`), streamed: recorded ones through
