@@ -130,3 +130,25 @@ test('the timeline’s CSV parses and matches the JSON of the same filters', asy
   }
   await context.close()
 }, 30_000)
+
+test('the commit list’s CSV parses and matches the JSON of the same filters', async () => {
+  const context = await day.browser.newContext()
+  const page = await signIn(context, '/ui/commits')
+  const download = page.waitForEvent('download')
+  await page.getByRole('link', { name: 'Download every matching commit as CSV' }).click()
+  const rows = csvRecords(await readFile((await (await download).path()) as string, 'utf8'))
+  const json = await (await day.h.get('/v1/commits?limit=100', { key: day.pipeline })).json()
+  expect(rows.length).toBe(json.data.length)
+  expect(rows.length).toBeGreaterThan(2)
+  for (const [index, row] of rows.entries()) {
+    const item = json.data[index]
+    for (const [column, value] of Object.entries(row)) {
+      const expected = item[column] ?? null
+      expect({ column, value }).toEqual({
+        column,
+        value: expected === null ? null : String(expected),
+      })
+    }
+  }
+  await context.close()
+}, 30_000)

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { csvField } from './csv.ts'
+import { csvField, csvLines } from './csv.ts'
 
 test.each([
   ['checkout', 'checkout'],
@@ -16,4 +16,10 @@ test.each([
 
 test('null is an empty field', () => {
   expect(csvField(null)).toBe('')
+})
+
+test('a number is written as a number, a negative one too; text that looks like one is guarded', () => {
+  expect(csvLines(['lead', 'note'] as const, [{ lead: -7200, note: '-7200' }])).toBe(
+    "-7200,'-7200\r\n",
+  )
 })

@@ -41,13 +41,15 @@ export function csvLines<C extends string>(
 ): string {
   let text = ''
   for (const record of records) {
-    text += `${columns.map((column) => csvField(textOf(record[column]))).join(',')}\r\n`
+    text += `${columns.map((column) => cellOf(record[column])).join(',')}\r\n`
   }
   return text
 }
 
-const textOf = (value: string | number | null | undefined) =>
-  value === undefined || value === null ? null : String(value)
+// A number is written as it is: a negative one (a lead time a skewed clock made negative) is a
+// number to a spreadsheet, not a formula, and must read back as the JSON's.
+const cellOf = (value: string | number | null | undefined) =>
+  typeof value === 'number' ? String(value) : csvField(value ?? null)
 
 /** Deployments as CSV lines. */
 export const deploymentCsvLines = (records: readonly CsvRecord[]) =>
