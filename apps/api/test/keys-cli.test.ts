@@ -59,6 +59,7 @@ test('--scope limits what a key may do: 403 with a problem body naming the scope
   const writer = await create('pipeline', 'deployments:write')
   const admin = await create('operator', 'admin')
   const both = await create('both', 'read,incidents:write', 'deployments:write')
+  const placer = await create('placer', 'environments:write')
 
   const refused = await h.post(validDeployment(), { key: reader })
   expect(refused.status).toBe(403)
@@ -86,10 +87,12 @@ test('--scope limits what a key may do: 403 with a problem body naming the scope
   expect((await h.post(validDeployment({ version: 'w1' }), { key: writer })).status).toBe(202)
   expect((await h.post(validDeployment({ version: 'a1' }), { key: admin })).status).toBe(202)
   expect((await h.post(validDeployment({ version: 'b1' }), { key: both })).status).toBe(202)
+  expect((await read(placer, '/v1/environments')).status).toBe(403)
 
   const listed = await runCli(['keys', 'list', '--workspace', 'cli-scopes'], env)
   expect(listed.stdout).toMatch(/dashboard .* read /)
   expect(listed.stdout).toMatch(/both .* read,incidents:write,deployments:write /)
+  expect(listed.stdout).toMatch(/placer .* environments:write /)
 
   const bad = await runCli(
     ['keys', 'create', '--workspace', 'x', '--name', 'x', '--scope', 'root'],
@@ -97,7 +100,7 @@ test('--scope limits what a key may do: 403 with a problem body naming the scope
   )
   expect(bad.code).toBe(2)
   expect(bad.stderr).toContain(
-    '--scope must name one of deployments:write, incidents:write, read, admin; got "root"',
+    '--scope must name one of deployments:write, incidents:write, environments:write, read, admin; got "root"',
   )
 })
 

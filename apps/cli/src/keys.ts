@@ -19,6 +19,7 @@ const USAGE = `Usage:
       Scopes (repeat --scope, or separate them with commas; default: deployments:write,read):
         deployments:write  record deployments and their commits
         incidents:write    open, change and resolve incidents
+        environments:write set environments' place in the pipeline and their production mark
         read               read deployments, applications, state and metrics
         admin              all of the above, and void deployments
   bun run keys list [--workspace <slug>]

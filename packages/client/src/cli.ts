@@ -31,9 +31,9 @@ const ENVIRONMENTS_USAGE = `Usage: shiplog environments list
        shiplog environments set <name> --by-name
 
 Lists the environments in pipeline order (position, production, name), or sets where one stands
-(a key with the admin scope): lower positions come first. Until set, the name decides: dev 10,
-test or qa 20, any other name 30, staging 40, production 50 (prod, production, prd or live as a
-word of the name is production). --by-name puts it back to that rule.
+(a key with the environments:write scope): lower positions come first. Until set, the name
+decides: dev 10, test or qa 20, any other name 30, staging 40, production 50 (prod, production,
+prd or live as a word of the name is production). --by-name puts it back to that rule.
 
   --url <url>              Shiplog API (default: $SHIPLOG_URL)
   --api-key <key>          API key (default: $SHIPLOG_API_KEY)

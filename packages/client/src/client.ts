@@ -99,7 +99,10 @@ export interface ShiplogClient {
   listIncidents(query?: ListIncidentsQuery): Promise<IncidentPage>
   /** The workspace's environments in pipeline order, each with its place and latest deployment. */
   listEnvironments(): Promise<EnvironmentList>
-  /** Sets an environment's place in the pipeline (an `admin` key); `null` goes back to the rule. */
+  /**
+   * Sets an environment's place in the pipeline (an `environments:write` key); `null` goes back
+   * to the rule.
+   */
   placeEnvironment(name: string, place: EnvironmentPlaceInput): Promise<EnvironmentSummary>
 }
 

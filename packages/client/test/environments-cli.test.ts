@@ -26,8 +26,11 @@ const GITHUB_ACTIONS = {
   GITHUB_ACTOR: 'octocat',
 }
 
-test('environments list shows the pipeline order; environments set moves one (an admin key)', async () => {
-  const ops = await live.createKey({ workspace: 'cli-environments', scopes: ['admin'] })
+test('environments list shows the pipeline order; environments set moves one (an environments:write key)', async () => {
+  const ops = await live.createKey({
+    workspace: 'cli-environments',
+    scopes: ['deployments:write', 'read', 'environments:write'],
+  })
   for (const environment of ['production', 'staging', 'perf']) {
     const deployed = await shiplog(
       [
@@ -74,7 +77,7 @@ test('environments list shows the pipeline order; environments set moves one (an
     SHIPLOG_API_KEY: pipelineKey,
   })
   expect(refused.code).toBe(2)
-  expect(refused.stderr).toContain('admin')
+  expect(refused.stderr).toContain('environments:write')
   const usage = await shiplog(['environments', 'set', 'perf', '--position', 'first'], env)
   expect({ code: usage.code, stderr: usage.stderr.split('\n')[0] }).toEqual({
     code: 2,

@@ -1,9 +1,16 @@
 /**
  * What an API key may do. `read` reads everything of its workspace; `deployments:write` records
  * deployments (and their commits); `incidents:write` opens, updates and resolves incidents;
+ * `environments:write` sets environments' place in the pipeline and their production mark;
  * `admin` may do all of that and correct the record (void a deployment).
  */
-export const SCOPES = ['deployments:write', 'incidents:write', 'read', 'admin'] as const
+export const SCOPES = [
+  'deployments:write',
+  'incidents:write',
+  'environments:write',
+  'read',
+  'admin',
+] as const
 export type Scope = (typeof SCOPES)[number]
 
 /** What a key gets when none is named: what every key could do before scopes existed. */

@@ -152,7 +152,7 @@ export function openApiDocument(routes: readonly RouteContract[], description: s
           type: 'http',
           scheme: 'bearer',
           description:
-            'An API key: `shiplog_` and 43 characters, with scopes (`read`, `deployments:write`, `incidents:write`, `admin`)',
+            'An API key: `shiplog_` and 43 characters, with scopes (`read`, `deployments:write`, `incidents:write`, `environments:write`, `admin`)',
         },
       },
       schemas: schemas.schemas,

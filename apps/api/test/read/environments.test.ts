@@ -1,6 +1,7 @@
 /** Environments in pipeline order, production marked: by the rule of their names until set. */
 import { expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
+import type { Scope } from '@shiplog/schema'
 import fc from 'fast-check'
 import { validDeployment } from '../harness.ts'
 import { readSuite } from './suite.ts'
@@ -36,7 +37,7 @@ test('GET /v1/environments lists them in pipeline order by the rule, production 
   )
 })
 
-test('PUT /v1/environments/{name} sets a place (admin scope); null goes back to the rule', async () => {
+test('PUT /v1/environments/{name} sets a place (with an admin key); null goes back to the rule', async () => {
   const { key } = await issueApiKey(r.h.sql, {
     workspace: 'placing',
     name: 'ops',
@@ -77,6 +78,37 @@ test('PUT /v1/environments/{name} sets a place (admin scope); null goes back to 
     scopes: ['admin'],
   })
   expect((await put('perf', { position: 1 }, stranger.key)).status).toBe(404)
+})
+
+test('PUT /v1/environments/{name} needs environments:write: a key with only it may, read and deployments:write may not, admin still may', async () => {
+  const keyWith = async (name: string, scopes: Scope[]) =>
+    (await issueApiKey(r.h.sql, { workspace: 'placing-scopes', name, scopes })).key
+  const pipeline = await keyWith('pipeline', ['read', 'deployments:write'])
+  await deployTo(pipeline, ['staging', 'production'])
+  const put = (withKey: string, position: number) =>
+    r.h.send('PUT', '/v1/environments/staging', { key: withKey, body: { position } })
+
+  const placer = await put(await keyWith('placer', ['environments:write']), 41)
+  expect({ status: placer.status, body: await placer.json() }).toMatchObject({
+    status: 200,
+    body: { environment: 'staging', position: 41 },
+  })
+  const refused = await put(pipeline, 42)
+  expect(refused.status).toBe(403)
+  const problem = await refused.json()
+  expect(problem.type).toBe('/problems/forbidden')
+  expect(problem.detail).toContain('needs environments:write')
+  const admin = await put(await keyWith('admin', ['admin']), 43)
+  expect({ status: admin.status, position: (await admin.json()).position }).toEqual({
+    status: 200,
+    position: 43,
+  })
+  // The refused request changed nothing: the admin's place is the one listed.
+  expect(placesOf((await r.getJson('/v1/environments', pipeline)).body)[0]).toEqual([
+    'staging',
+    43,
+    false,
+  ])
 })
 
 test('property: no name or body a client sends to PUT /v1/environments/{name} gets anything but 200 or a 4xx', async () => {

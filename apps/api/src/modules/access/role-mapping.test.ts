@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test'
-import { accessOf, emailAllowed, parseRoleMapping } from './role-mapping.ts'
+import { allows } from '@shiplog/schema'
+import { accessOf, emailAllowed, parseRoleMapping, ROLE_SCOPES } from './role-mapping.ts'
 
 test('rules are read from group, email and domain entries, separated by ; or new lines', () => {
   const rules = parseRoleMapping(
@@ -46,4 +47,10 @@ test('allowed domains keep out everyone else, whatever their groups', () => {
   expect(
     accessOf(rules, ['acme.test'], { groups: ['sre'], email: 'x@acme.test' }).get('acme'),
   ).toBe('admin')
+})
+
+test('operators set environments’ place in the pipeline (issue 29); viewers do not', () => {
+  expect(ROLE_SCOPES.operator).toContain('environments:write')
+  expect(allows(ROLE_SCOPES.viewer, 'environments:write')).toBe(false)
+  expect(allows(ROLE_SCOPES.admin, 'environments:write')).toBe(true)
 })

@@ -11,8 +11,8 @@ export type Role = (typeof ROLES)[number]
 /** What each role may do, as the API scopes of a key: one rule for pages and posts alike. */
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   viewer: ['read'],
-  operator: ['read', 'incidents:write'],
-  admin: ['read', 'incidents:write', 'admin'],
+  operator: ['read', 'incidents:write', 'environments:write'],
+  admin: ['read', 'incidents:write', 'environments:write', 'admin'],
 }
 
 /** One rule: people in `group` (or with this email, or of this email domain) get `role`. */

@@ -49,8 +49,8 @@ const placeEnvironment = route({
   operationId: 'placeEnvironment',
   tag: 'Catalog',
   summary: 'Set an environment’s place in the pipeline',
-  description: `Sets \`position\` (0–1000, lower first) and whether the environment is \`production\`; a field left out stays as it is, \`null\` goes back to the rule of its name (see \`GET /v1/environments\`). The overview's columns and the environments of every list follow. Needs the \`admin\` scope.`,
-  scope: 'admin',
+  description: `Sets \`position\` (0–1000, lower first) and whether the environment is \`production\`; a field left out stays as it is, \`null\` goes back to the rule of its name (see \`GET /v1/environments\`). The overview's columns and the environments of every list follow. Needs the \`environments:write\` scope.`,
+  scope: 'environments:write',
   params: EnvironmentNameParams,
   body: { schema: EnvironmentPlaceInput, expected: '`position`, `production` or both' },
   answers: {

@@ -5,6 +5,7 @@ import { problems } from '../problem/index.ts'
 const WHAT: Record<Scope, string> = {
   'deployments:write': 'record deployments',
   'incidents:write': 'open or change incidents',
+  'environments:write': 'set where an environment stands in the pipeline',
   read: 'read deployments, applications or metrics',
   admin: 'correct the record',
 }
