@@ -17,7 +17,7 @@ create table api_keys (
   constraint api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 255))),
   constraint api_keys_pkey PRIMARY KEY (id),
   constraint api_keys_rate_limit_per_minute_check CHECK ((rate_limit_per_minute > 0)),
-  constraint api_keys_scopes_check CHECK (((cardinality(scopes) > 0) AND (scopes <@ '{deployments:write,incidents:write,read,admin}'::text[]))),
+  constraint api_keys_scopes_check CHECK (((cardinality(scopes) > 0) AND (scopes <@ '{deployments:write,incidents:write,environments:write,read,admin}'::text[]))),
   constraint api_keys_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 
@@ -483,13 +483,28 @@ CREATE OR REPLACE FUNCTION public.add_block_counts(a text, b text)
  IMMUTABLE PARALLEL SAFE STRICT
 AS $function$
 declare
-  padded text := ',' || a || ',';
+  padded text;
   pair text;
   key text;
   at integer;
   width integer;
   total integer;
+  last_pair text;
 begin
+  if strpos(b, ',') = 0 then
+    key := split_part(b, ':', 1);
+    last_pair := split_part(a, ',', -1);
+    if split_part(last_pair, ':', 1) = key then
+      total := split_part(last_pair, ':', 2)::integer + split_part(b, ':', 2)::integer;
+      if total <> 0 then
+        return left(a, -length(last_pair)) || key || ':' || total;
+      end if;
+    elsif key::integer > split_part(last_pair, ':', 1)::integer
+          and split_part(b, ':', 2)::integer > 0 then
+      return a || ',' || b;
+    end if;
+  end if;
+  padded := ',' || a || ',';
   foreach pair in array string_to_array(b, ',') loop
     key := ',' || split_part(pair, ':', 1) || ':';
     at := strpos(padded, key);

@@ -46,16 +46,35 @@ $$;
 -- Two blocks' counts added up. Every batch adds a short block (today's slot, this week's) to each
 -- counts row it touches, whose block may hold 32 slots: when each added slot is there already
 -- and stays non-zero, its count is rewritten in place; otherwise the blocks are merged whole.
+--
+-- Live deployments add one slot, the block's newest: that case reads and rewrites only the last
+-- pair. Text positions count characters, so each strpos, substr or overlay walks the block from
+-- its start: on a full block (a year of history) the general path took 7 µs a call, 2 µs empty.
 create or replace function add_block_counts(a text, b text) returns text
 language plpgsql immutable strict parallel safe as $$
 declare
-  padded text := ',' || a || ',';
+  padded text;
   pair text;
   key text;
   at integer;
   width integer;
   total integer;
+  last_pair text;
 begin
+  if strpos(b, ',') = 0 then
+    key := split_part(b, ':', 1);
+    last_pair := split_part(a, ',', -1);
+    if split_part(last_pair, ':', 1) = key then
+      total := split_part(last_pair, ':', 2)::integer + split_part(b, ':', 2)::integer;
+      if total <> 0 then
+        return left(a, -length(last_pair)) || key || ':' || total;
+      end if;
+    elsif key::integer > split_part(last_pair, ':', 1)::integer
+          and split_part(b, ':', 2)::integer > 0 then
+      return a || ',' || b;
+    end if;
+  end if;
+  padded := ',' || a || ',';
   foreach pair in array string_to_array(b, ',') loop
     key := ',' || split_part(pair, ':', 1) || ':';
     at := strpos(padded, key);
