@@ -4,6 +4,7 @@ import { userInfo } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import postgres from 'postgres'
+import { embeddedSharedBuffers } from './embedded-memory.ts'
 
 /** Where the zero-config Postgres keeps its data: `.data/` at the repository root, git-ignored. */
 export const EMBEDDED_DATA_DIR = fileURLToPath(new URL('../../../.data/postgres', import.meta.url))
@@ -74,7 +75,14 @@ export async function startEmbeddedPostgres(
     persistent: true,
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=300',
+      '-c',
+      `shared_buffers=${embeddedSharedBuffers()}`,
+    ],
     onLog: log,
     onError: (error) => log(String(error)),
   })
