@@ -1,4 +1,4 @@
-import { NoQuery, Problem } from '@shiplog/schema'
+import { NoQuery, Problem, SCOPES } from '@shiplog/schema'
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { type Answer, HEADERS, type HeaderName } from './answers.ts'
 import { ref, SchemaComponents } from './components.ts'
@@ -151,8 +151,7 @@ export function openApiDocument(routes: readonly RouteContract[], description: s
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
-          description:
-            'An API key: `shiplog_` and 43 characters, with scopes (`read`, `deployments:write`, `incidents:write`, `environments:write`, `admin`)',
+          description: `An API key: \`shiplog_\` and 43 characters, with scopes (${SCOPES.map((scope) => `\`${scope}\``).join(', ')})`,
         },
       },
       schemas: schemas.schemas,
