@@ -14,6 +14,16 @@ export interface LiveDrain {
   queueBytesPerDeployment: number
   /** Of the worker's backends seen busy while sampling, the share waiting on a lock. */
   lockWaitShare: number
+  /** Write-ahead log the server wrote during the drain, per deployment recorded. */
+  walBytesPerDeployment: number
+  /** Of those, whole pages logged because the drain touched them first since a checkpoint. */
+  fullPagesPerDeployment: number
+}
+
+async function walTotals(sql: Sql): Promise<{ bytes: number; pages: number }> {
+  const [row] = await sql<{ bytes: number; pages: number }[]>`
+    select wal_bytes::float8 as bytes, wal_fpi::float8 as pages from pg_stat_wal`
+  return row ?? { bytes: 0, pages: 0 }
 }
 
 async function recordedTotal(sql: Sql): Promise<number> {
@@ -72,6 +82,7 @@ export async function measureLiveDrain(
     }
     const [{ bytes } = { bytes: 0 }] = await sql<{ bytes: number }[]>`
       select pg_total_relation_size('deployment_inbox')::float8 as bytes`
+    const walBefore = await walTotals(sql)
     const startedAt = performance.now()
     const worker = startProcess('apps/worker/src/main.ts', {
       DATABASE_URL: url,
@@ -98,6 +109,7 @@ export async function measureLiveDrain(
     }
     const seconds = (performance.now() - (first?.at ?? startedAt)) / 1000
     await worker.stop()
+    const walAfter = await walTotals(sql)
     return {
       concurrency: options.concurrency,
       snapshotHeld: options.holdSnapshot,
@@ -106,6 +118,8 @@ export async function measureLiveDrain(
       perSecond: (recorded - (first?.recorded ?? 0)) / seconds,
       queueBytesPerDeployment: bytes / options.jobs,
       lockWaitShare: samples.active > 0 ? samples.locked / samples.active : 0,
+      walBytesPerDeployment: (walAfter.bytes - walBefore.bytes) / Math.max(recorded, 1),
+      fullPagesPerDeployment: (walAfter.pages - walBefore.pages) / Math.max(recorded, 1),
     }
   } finally {
     release?.()

@@ -1,47 +1,59 @@
+import { median } from '../read/timing.ts'
 import type { LiveDrain } from './drain.ts'
 
-const rate = (drain: LiveDrain | undefined) => (drain ? Math.round(drain.perSecond) : 0)
 const ratio = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(2)}×` : '–')
+const whole = (value: number) => Math.round(value).toLocaleString('en')
+
+/** A variant's drains at one size: the median rate and the spread behind it. */
+function summary(drains: LiveDrain[]) {
+  const rates = drains.map((drain) => drain.perSecond)
+  return {
+    rate: rates.length ? median(rates) : 0,
+    spread: rates.length ? `${whole(Math.min(...rates))}–${whole(Math.max(...rates))}` : 'not run',
+    lockWaitShare: median(drains.map((drain) => drain.lockWaitShare)) || 0,
+    walBytes: median(drains.map((drain) => drain.walBytesPerDeployment)) || 0,
+    fullPages: median(drains.map((drain) => drain.fullPagesPerDeployment)) || 0,
+  }
+}
+
+const pick = (drains: LiveDrain[], concurrency: number, held: boolean) =>
+  summary(drains.filter((d) => d.concurrency === concurrency && d.snapshotHeld === held))
 
 /** The drain section: recorded/s per size and concurrency, each with its ratio to empty. */
 export function renderDrain(
   results: { stored: number; drains: LiveDrain[] }[],
-  setting: { postgres: string; jobs: number },
+  setting: { postgres: string; jobs: number; rounds: number },
 ): string {
-  const find = (stored: number, concurrency: number, held = false) =>
-    results
-      .find((r) => r.stored === stored)
-      ?.drains.find((d) => d.concurrency === concurrency && d.snapshotHeld === held)
-  const empty1 = rate(find(results[0]?.stored ?? 0, 1))
-  const empty2 = rate(find(results[0]?.stored ?? 0, 2))
+  const empty = results[0]?.drains ?? []
+  const empty1 = pick(empty, 1, false).rate
+  const empty2 = pick(empty, 2, false).rate
   const lines = [
     '## Drain on the live shape',
     '',
-    `\`bun run bench:drain\`, ${setting.postgres}: ${setting.jobs.toLocaleString('en')} deployments in the inbox, 300 applications × 4 environments × 20 repositories, deployedAt omitted (each the newest of its stream), drained by one worker process. Ratios are to the empty database (names created, no deployments) of the same run.`,
+    `\`bun run bench:drain\`, ${setting.postgres}: ${setting.jobs.toLocaleString('en')} deployments in the inbox, 300 applications × 4 environments × 20 repositories, deployedAt omitted (each the newest of its stream), drained by one worker process. Each figure is the median of ${setting.rounds} drains (the variants of a size take turns), with the slowest and fastest beside it; ratios are of medians, to the empty database (names created, no deployments) of the same run. The empty database is made afresh for each drain; a seeded size keeps its database, drains once unmeasured to warm its caches, and grows by each drain.`,
     '',
-    'Lock waits: of the worker backends sampled active every 50 ms during the concurrency-2 drain, the share waiting on a lock (`pg_stat_activity.wait_event_type = Lock`), i.e. batches queueing on each other.',
+    "Lock waits: of the worker backends sampled active every 50 ms during the concurrency-2 drains, the share waiting on a lock (`pg_stat_activity.wait_event_type = Lock`), i.e. batches queueing on each other. WAL: the write-ahead log written per deployment at concurrency 1, and the whole pages in it (a page's first change after a checkpoint logs all of it).",
     '',
-    '| stored | concurrency 1 | vs empty | concurrency 2 | vs empty | 2 vs 1 | lock waits at 2 |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| stored | concurrency 1 | vs empty | concurrency 2 | vs empty | 2 vs 1 | lock waits at 2 | WAL per deployment |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ]
   for (const { stored, drains } of results) {
-    const one = rate(drains.find((d) => d.concurrency === 1 && !d.snapshotHeld))
-    const two = rate(drains.find((d) => d.concurrency === 2 && !d.snapshotHeld))
-    const locks = drains.find((d) => d.concurrency === 2 && !d.snapshotHeld)?.lockWaitShare ?? 0
+    const one = pick(drains, 1, false)
+    const two = pick(drains, 2, false)
     lines.push(
-      `| ${stored.toLocaleString('en')} | ${one}/s | ${ratio(one, empty1)} | ${two}/s | ${ratio(two, empty2)} | ${ratio(two, one)} | ${(locks * 100).toFixed(0)} % |`,
+      `| ${stored.toLocaleString('en')} | ${whole(one.rate)}/s (${one.spread}) | ${ratio(one.rate, empty1)} | ${whole(two.rate)}/s (${two.spread}) | ${ratio(two.rate, empty2)} | ${ratio(two.rate, one.rate)} | ${(two.lockWaitShare * 100).toFixed(0)} % | ${whole(one.walBytes)} B, ${one.fullPages.toFixed(2)} pages |`,
     )
   }
   for (const { stored, drains } of results) {
-    const held = drains.find((d) => d.snapshotHeld)
-    if (!held) continue
-    const without = rate(drains.find((d) => d.concurrency === held.concurrency && !d.snapshotHeld))
+    const held = pick(drains, 1, true)
+    if (held.rate === 0) continue
+    const without = pick(drains, 1, false)
     lines.push(
       '',
-      `With a REPEATABLE READ snapshot held open from before the inbox was filled to the end of the drain, at ${stored.toLocaleString('en')} stored, concurrency ${held.concurrency}: ${rate(held)}/s, ${ratio(rate(held), without)} of the same drain without it.`,
+      `With a REPEATABLE READ snapshot held open from before the inbox was filled to the end of the drain, at ${stored.toLocaleString('en')} stored, concurrency 1: ${whole(held.rate)}/s (${held.spread}), ${ratio(held.rate, without.rate)} of the same drain without it.`,
     )
   }
-  const full = results[0]?.drains[0]
+  const full = empty[0]
   if (full) {
     lines.push(
       '',
