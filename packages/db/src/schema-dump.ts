@@ -83,7 +83,16 @@ async function tables(sql: Sql): Promise<string[]> {
   for (const constraint of constraints) {
     byTable.get(constraint.table)?.push(`  constraint ${constraint.name} ${constraint.definition}`)
   }
-  return [...byTable].map(([table, lines]) => `create table ${table} (\n${lines.join(',\n')}\n);`)
+  // Storage parameters (a fillfactor) change how a table is written, so a review must see them.
+  const options = await sql<{ table: string; options: string }[]>`
+    select c.relname as table, array_to_string(c.reloptions, ', ') as options
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relkind = 'r' and c.reloptions is not null`
+  const optionsOf = new Map(options.map((row) => [row.table, ` with (${row.options})`]))
+  return [...byTable].map(
+    ([table, lines]) =>
+      `create table ${table} (\n${lines.join(',\n')}\n)${optionsOf.get(table) ?? ''};`,
+  )
 }
 
 async function indexes(sql: Sql): Promise<string[]> {

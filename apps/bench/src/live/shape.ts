@@ -1,4 +1,4 @@
-import { uuidv7 } from '@shiplog/api/lib/uuidv7'
+import { createUuidV7 } from '@shiplog/api/lib/uuidv7'
 import type { Sql } from '@shiplog/db/client'
 import type { DeploymentJob } from '@shiplog/schema'
 
@@ -30,6 +30,11 @@ const hex40 = () =>
     byte.toString(16).padStart(2, '0'),
   ).join('')
 
+// The API's id is a UUIDv7 of the instant it received the request: so is the benchmark's, so the
+// inbox holds ids as far apart as arrivals are (the worker's walk of it starts from a window of
+// recent ids), not a hundred thousand made within the seconds the inbox takes to fill.
+const idAt = createUuidV7()
+
 /**
  * Deployments as pipelines send them live: the streams in turn, `deployedAt` omitted (so the
  * instant the API received it, each the newest of its stream), a new commit each time.
@@ -47,7 +52,7 @@ export function liveJobs(
     const stream = streams[index % streams.length] as Stream
     const at = new Date(startMs + index).toISOString()
     return {
-      id: uuidv7(),
+      id: idAt(startMs + index),
       workspaceId,
       receivedAt: at,
       deployment: {
