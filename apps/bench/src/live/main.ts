@@ -15,7 +15,7 @@ import { stopTestServer, testServer } from '@shiplog/db/testing/test-database'
 import { writeSection } from '../benchmarks-file.ts'
 import { type BenchDatabase, createBenchDatabase } from '../read/database.ts'
 import { type LiveDrain, measureLiveDrain } from './drain.ts'
-import { renderDrain } from './report.ts'
+import { type ComparedDrain, renderDrain } from './report.ts'
 import { type DrainVariant, drainPlan } from './rounds.ts'
 import { LIVE_SHAPE, liveStreams } from './shape.ts'
 
@@ -48,7 +48,7 @@ async function seededDatabase(stored: number): Promise<BenchDatabase> {
 
 async function drainOnce(
   database: BenchDatabase,
-  variant: DrainVariant & { jobs: number },
+  variant: Omit<DrainVariant, 'comparison'> & { jobs: number },
 ): Promise<LiveDrain> {
   const streams = await liveStreams(database.sql, database.workspaceId)
   const drain = await measureLiveDrain(database.url, streams, database.workspaceId, variant)
@@ -60,10 +60,10 @@ async function drainOnce(
   return drain
 }
 
-const results: { stored: number; drains: LiveDrain[] }[] = []
+const results: { stored: number; drains: ComparedDrain[] }[] = []
 try {
   for (const stored of sizes) {
-    const drains: LiveDrain[] = []
+    const drains: ComparedDrain[] = []
     // The empty database would not stay empty after a drain: each drain gets a new one. A seeded
     // size keeps its database, so its later drains find up to a few hundred thousand more stored,
     // which can only lower its ratios.
@@ -81,7 +81,7 @@ try {
           log(
             `  ${stored.toLocaleString('en')} stored, concurrency ${variant.concurrency}${variant.holdSnapshot ? ', snapshot held' : ''}: ${Math.round(drain.perSecond)} recorded/s, ${Math.round(drain.walBytesPerDeployment)} B of WAL each`,
           )
-          drains.push(drain)
+          drains.push({ ...drain, comparison: variant.comparison })
         } finally {
           if (!kept) await database.close(false)
         }

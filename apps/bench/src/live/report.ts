@@ -1,5 +1,9 @@
 import { median } from '../read/timing.ts'
 import type { LiveDrain } from './drain.ts'
+import type { DrainVariant } from './rounds.ts'
+
+/** A drain and the comparison it was measured for. */
+export type ComparedDrain = LiveDrain & Pick<DrainVariant, 'comparison'>
 
 const ratio = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(2)}×` : '–')
 const whole = (value: number) => Math.round(value).toLocaleString('en')
@@ -16,17 +20,27 @@ function summary(drains: LiveDrain[]) {
   }
 }
 
-const pick = (drains: LiveDrain[], concurrency: number, held: boolean) =>
-  summary(drains.filter((d) => d.concurrency === concurrency && d.snapshotHeld === held))
+const pick = (
+  drains: ComparedDrain[],
+  comparison: DrainVariant['comparison'],
+  concurrency: number,
+  held = false,
+) =>
+  summary(
+    drains.filter(
+      (d) =>
+        d.comparison === comparison && d.concurrency === concurrency && d.snapshotHeld === held,
+    ),
+  )
 
 /** The drain section: recorded/s per size and concurrency, each with its ratio to empty. */
 export function renderDrain(
-  results: { stored: number; drains: LiveDrain[] }[],
+  results: { stored: number; drains: ComparedDrain[] }[],
   setting: { postgres: string; jobs: number; rounds: number },
 ): string {
   const empty = results[0]?.drains ?? []
-  const empty1 = pick(empty, 1, false).rate
-  const empty2 = pick(empty, 2, false).rate
+  const empty1 = pick(empty, 'sizes', 1).rate
+  const empty2 = pick(empty, 'sizes', 2).rate
   const lines = [
     '## Drain on the live shape',
     '',
@@ -38,19 +52,19 @@ export function renderDrain(
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ]
   for (const { stored, drains } of results) {
-    const one = pick(drains, 1, false)
-    const two = pick(drains, 2, false)
+    const one = pick(drains, 'sizes', 1)
+    const two = pick(drains, 'sizes', 2)
     lines.push(
       `| ${stored.toLocaleString('en')} | ${whole(one.rate)}/s (${one.spread}) | ${ratio(one.rate, empty1)} | ${whole(two.rate)}/s (${two.spread}) | ${ratio(two.rate, empty2)} | ${ratio(two.rate, one.rate)} | ${(two.lockWaitShare * 100).toFixed(0)} % | ${whole(one.walBytes)} B, ${one.fullPages.toFixed(2)} pages |`,
     )
   }
   for (const { stored, drains } of results) {
-    const held = pick(drains, 1, true)
+    const held = pick(drains, 'snapshot', 1, true)
     if (held.rate === 0) continue
-    const without = pick(drains, 1, false)
+    const without = pick(drains, 'snapshot', 1)
     lines.push(
       '',
-      `With a REPEATABLE READ snapshot held open from before the inbox was filled to the end of the drain, at ${stored.toLocaleString('en')} stored, concurrency 1: ${whole(held.rate)}/s (${held.spread}), ${ratio(held.rate, without.rate)} of the same drain without it.`,
+      `With a REPEATABLE READ snapshot held open from before the inbox was filled to the end of the drain, at ${stored.toLocaleString('en')} stored, concurrency 1: ${whole(held.rate)}/s (${held.spread}), ${ratio(held.rate, without.rate)} of the same drain without it (${whole(without.rate)}/s, ${without.spread}), the two taking turns after the drains above.`,
     )
   }
   const full = empty[0]

@@ -1,25 +1,31 @@
 import { describe, expect, test } from 'bun:test'
 import { drainPlan } from './rounds.ts'
 
-const label = (variant: { concurrency: number; holdSnapshot: boolean }) =>
-  `${variant.concurrency}${variant.holdSnapshot ? 'held' : ''}`
+const label = (variant: { concurrency: number; holdSnapshot: boolean; comparison: string }) =>
+  `${variant.comparison} ${variant.concurrency}${variant.holdSnapshot ? ' held' : ''}`
 
 describe('drainPlan', () => {
-  test('runs every variant once a round, each round starting one variant later', () => {
-    expect(drainPlan(3, true).map(label)).toEqual([
-      '1',
-      '2',
-      '1held',
-      '2',
-      '1held',
-      '1',
-      '1held',
-      '1',
-      '2',
+  test('alternates which concurrency drains first, round after round', () => {
+    expect(drainPlan(3, false).map(label)).toEqual([
+      'sizes 1',
+      'sizes 2',
+      'sizes 2',
+      'sizes 1',
+      'sizes 1',
+      'sizes 2',
     ])
   })
 
-  test('without the snapshot, the two concurrencies alternate which goes first', () => {
-    expect(drainPlan(2, false).map(label)).toEqual(['1', '2', '2', '1'])
+  test('compares the held snapshot after the sizes, against drains of its own', () => {
+    expect(drainPlan(2, true).map(label)).toEqual([
+      'sizes 1',
+      'sizes 2',
+      'sizes 2',
+      'sizes 1',
+      'snapshot 1 held',
+      'snapshot 1',
+      'snapshot 1',
+      'snapshot 1 held',
+    ])
   })
 })
