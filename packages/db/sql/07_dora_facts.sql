@@ -120,6 +120,9 @@ $$;
 -- - the next deployment of the same commit (whether it is a rollback, and its target);
 -- - for each commit delivered there, the next deployment that delivers it too (whether it is
 --   the first delivery).
+-- The newest deployment of its stream (its cell's latest: the read model is written first, in
+-- the same transaction) has nothing after it, so none of the three is probed for it: a live
+-- deployment, the usual one, costs no walk of the commit index for what comes after.
 -- Without JIT: its statements are index probes, which compiling would only slow.
 create or replace function refresh_dora_facts(moved uuid[], owners uuid[], shas text[])
 returns void
@@ -128,14 +131,19 @@ declare
   affected uuid[];
 begin
   with changes as (
-    select d.id, d.application_id, d.environment_id, d.deployed_at, d.commit_hash
+    select d.id, d.application_id, d.environment_id, d.deployed_at, d.commit_hash,
+           exists (select from deployment_cells cell
+                    where cell.workspace_id = d.workspace_id
+                      and cell.application_id = d.application_id
+                      and cell.environment_id = d.environment_id
+                      and cell.latest_id = d.id) as newest
       from deployments d where d.id = any(moved)
   ),
   commit_changes as (
-    select d.id, d.application_id, d.environment_id, d.deployed_at, c.sha
+    select d.id, d.application_id, d.environment_id, d.deployed_at, c.sha, d.newest
       from changes d cross join lateral delivered_commits(d.id) c
     union
-    select d.id, d.application_id, d.environment_id, d.deployed_at, given.sha
+    select d.id, d.application_id, d.environment_id, d.deployed_at, given.sha, false
       from unnest(owners, shas) as given(owner, sha)
       join deployments d on d.id = canonical_deployment(given.owner)
   )
@@ -144,12 +152,12 @@ begin
     union all
     select (select n.id
               from deployment_after(c.application_id, c.environment_id, c.deployed_at, c.id) n)
-      from changes c
+      from changes c where not c.newest
     union all
     select (select n.id
               from commit_deployment_after(c.commit_hash, c.application_id, c.environment_id,
                                            c.deployed_at, c.id) n)
-      from changes c
+      from changes c where not c.newest
     union all
     select id from commit_changes
     union all
@@ -161,7 +169,7 @@ begin
                and e.deployed_at >= c.deployed_at and (e.deployed_at, e.id) > (c.deployed_at, c.id)
              order by e.deployed_at, e.id
              limit 1)
-      from commit_changes c
+      from commit_changes c where not c.newest
   ) reached
   where id is not null;
 
