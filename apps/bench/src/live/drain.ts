@@ -18,12 +18,16 @@ export interface LiveDrain {
   walBytesPerDeployment: number
   /** Of those, whole pages logged because the drain touched them first since a checkpoint. */
   fullPagesPerDeployment: number
+  /** Pages the database's backends asked for and did not find in Postgres's buffers. */
+  missedPagesPerDeployment: number
 }
 
-async function walTotals(sql: Sql): Promise<{ bytes: number; pages: number }> {
-  const [row] = await sql<{ bytes: number; pages: number }[]>`
-    select wal_bytes::float8 as bytes, wal_fpi::float8 as pages from pg_stat_wal`
-  return row ?? { bytes: 0, pages: 0 }
+async function serverTotals(sql: Sql): Promise<{ bytes: number; pages: number; missed: number }> {
+  const [row] = await sql<{ bytes: number; pages: number; missed: number }[]>`
+    select wal_bytes::float8 as bytes, wal_fpi::float8 as pages,
+           (select blks_read::float8 from pg_stat_database where datname = current_database()) as missed
+      from pg_stat_wal`
+  return row ?? { bytes: 0, pages: 0, missed: 0 }
 }
 
 async function recordedTotal(sql: Sql): Promise<number> {
@@ -82,7 +86,7 @@ export async function measureLiveDrain(
     }
     const [{ bytes } = { bytes: 0 }] = await sql<{ bytes: number }[]>`
       select pg_total_relation_size('deployment_inbox')::float8 as bytes`
-    const walBefore = await walTotals(sql)
+    const serverBefore = await serverTotals(sql)
     const startedAt = performance.now()
     const worker = startProcess('apps/worker/src/main.ts', {
       DATABASE_URL: url,
@@ -114,7 +118,7 @@ export async function measureLiveDrain(
     }
     const seconds = (performance.now() - (first?.at ?? startedAt)) / 1000
     await worker.stop()
-    const walAfter = await walTotals(sql)
+    const serverAfter = await serverTotals(sql)
     return {
       concurrency: options.concurrency,
       snapshotHeld: options.holdSnapshot,
@@ -123,8 +127,9 @@ export async function measureLiveDrain(
       perSecond: (recorded - (first?.recorded ?? 0)) / seconds,
       queueBytesPerDeployment: bytes / options.jobs,
       lockWaitShare: samples.active > 0 ? samples.locked / samples.active : 0,
-      walBytesPerDeployment: (walAfter.bytes - walBefore.bytes) / Math.max(recorded, 1),
-      fullPagesPerDeployment: (walAfter.pages - walBefore.pages) / Math.max(recorded, 1),
+      walBytesPerDeployment: (serverAfter.bytes - serverBefore.bytes) / Math.max(recorded, 1),
+      fullPagesPerDeployment: (serverAfter.pages - serverBefore.pages) / Math.max(recorded, 1),
+      missedPagesPerDeployment: (serverAfter.missed - serverBefore.missed) / Math.max(recorded, 1),
     }
   } finally {
     release?.()

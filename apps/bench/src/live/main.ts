@@ -79,7 +79,7 @@ try {
         try {
           const drain = await drainOnce(database, { ...variant, jobs })
           log(
-            `  ${stored.toLocaleString('en')} stored, concurrency ${variant.concurrency}${variant.holdSnapshot ? ', snapshot held' : ''}: ${Math.round(drain.perSecond)} recorded/s, ${Math.round(drain.walBytesPerDeployment)} B of WAL each`,
+            `  ${stored.toLocaleString('en')} stored, concurrency ${variant.concurrency}${variant.holdSnapshot ? ', snapshot held' : ''}: ${Math.round(drain.perSecond)} recorded/s, ${Math.round(drain.walBytesPerDeployment)} B of WAL and ${drain.missedPagesPerDeployment.toFixed(2)} pages missed each`,
           )
           drains.push({ ...drain, comparison: variant.comparison })
         } finally {

@@ -17,6 +17,7 @@ function summary(drains: LiveDrain[]) {
     lockWaitShare: median(drains.map((drain) => drain.lockWaitShare)) || 0,
     walBytes: median(drains.map((drain) => drain.walBytesPerDeployment)) || 0,
     fullPages: median(drains.map((drain) => drain.fullPagesPerDeployment)) || 0,
+    missedPages: median(drains.map((drain) => drain.missedPagesPerDeployment)) || 0,
   }
 }
 
@@ -46,16 +47,16 @@ export function renderDrain(
     '',
     `\`bun run bench:drain\`, ${setting.postgres}: ${setting.jobs.toLocaleString('en')} deployments in the inbox, 300 applications × 4 environments × 20 repositories, deployedAt omitted (each the newest of its stream), drained by one worker process. Each figure is the median of ${setting.rounds} drains (the variants of a size take turns), with the slowest and fastest beside it; ratios are of medians, to the empty database (names created, no deployments) of the same run. The empty database is made afresh for each drain; a seeded size keeps its database, drains once unmeasured to warm its caches, and grows by each drain.`,
     '',
-    "Lock waits: of the worker backends sampled active every 50 ms during the concurrency-2 drains, the share waiting on a lock (`pg_stat_activity.wait_event_type = Lock`), i.e. batches queueing on each other. WAL: the write-ahead log written per deployment at concurrency 1, and the whole pages in it (a page's first change after a checkpoint logs all of it).",
+    "Lock waits: of the worker backends sampled active every 50 ms during the concurrency-2 drains, the share waiting on a lock (`pg_stat_activity.wait_event_type = Lock`), i.e. batches queueing on each other. WAL: the write-ahead log written per deployment at concurrency 1, and the whole pages in it (a page's first change after a checkpoint logs all of it). Missed: pages per deployment the database's backends did not find in Postgres's buffers (read from the operating system's cache or the disk).",
     '',
-    '| stored | concurrency 1 | vs empty | concurrency 2 | vs empty | 2 vs 1 | lock waits at 2 | WAL per deployment |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| stored | concurrency 1 | vs empty | concurrency 2 | vs empty | 2 vs 1 | lock waits at 2 | WAL per deployment | missed |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ]
   for (const { stored, drains } of results) {
     const one = pick(drains, 'sizes', 1)
     const two = pick(drains, 'sizes', 2)
     lines.push(
-      `| ${stored.toLocaleString('en')} | ${whole(one.rate)}/s (${one.spread}) | ${ratio(one.rate, empty1)} | ${whole(two.rate)}/s (${two.spread}) | ${ratio(two.rate, empty2)} | ${ratio(two.rate, one.rate)} | ${(two.lockWaitShare * 100).toFixed(0)} % | ${whole(one.walBytes)} B, ${one.fullPages.toFixed(2)} pages |`,
+      `| ${stored.toLocaleString('en')} | ${whole(one.rate)}/s (${one.spread}) | ${ratio(one.rate, empty1)} | ${whole(two.rate)}/s (${two.spread}) | ${ratio(two.rate, empty2)} | ${ratio(two.rate, one.rate)} | ${(two.lockWaitShare * 100).toFixed(0)} % | ${whole(one.walBytes)} B, ${one.fullPages.toFixed(2)} pages | ${one.missedPages.toFixed(2)} |`,
     )
   }
   for (const { stored, drains } of results) {
