@@ -6,18 +6,18 @@
 //
 // One drain moves by 10 to 15 % from the next on a quiet 2-core host, as much as the effects
 // measured. So each variant drains `BENCH_DRAIN_ROUNDS` times (3), the variants taking turns in a
-// rotating order, and the report gives each one's median; a seeded size first drains once
-// unmeasured, since a workspace at a million deployments has its indexes in memory and the first
-// drain after seeding would pay to read them.
+// rotating order, and the report gives each one's median. Every drain starts from a copy of its
+// size's seeded database, warmed by an unmeasured drain: a workspace at a million deployments has
+// its indexes in memory, and a drain into the database the last one grew would measure a larger
+// size than the one named.
 import { createSql } from '@shiplog/db/client'
-import { seedDeployments } from '@shiplog/db/testing/seed-deployments'
 import { stopTestServer, testServer } from '@shiplog/db/testing/test-database'
 import { writeSection } from '../benchmarks-file.ts'
-import { type BenchDatabase, createBenchDatabase } from '../read/database.ts'
+import { copyOf, type DrainDatabase, seedPattern } from './copies.ts'
 import { type LiveDrain, measureLiveDrain } from './drain.ts'
 import { type ComparedDrain, renderDrain } from './report.ts'
 import { type DrainVariant, drainPlan } from './rounds.ts'
-import { LIVE_SHAPE, liveStreams } from './shape.ts'
+import { liveStreams } from './shape.ts'
 
 const sizes = (process.env.BENCH_DRAIN_SIZES ?? '0,1000000,5000000').split(',').map(Number)
 const jobs = Number(process.env.BENCH_DRAIN_JOBS ?? 100_000)
@@ -31,28 +31,14 @@ const [{ server_version: version } = { server_version: '?' }] = await probe`show
 const [{ autovacuum } = { autovacuum: '?' }] = await probe`show autovacuum`
 await probe.end()
 
-async function seededDatabase(stored: number): Promise<BenchDatabase> {
-  const database = await createBenchDatabase(server.url)
-  await seedDeployments(database.sql, {
-    workspaceId: database.workspaceId,
-    deployments: stored,
-    days: 365,
-    ...LIVE_SHAPE,
-  })
-  await database.sql.unsafe('vacuum analyze')
-  // Seeding leaves a checkpoint's worth of dirty pages behind: written back during the first
-  // drain, they would slow the larger sizes for a reason no live workspace has.
-  await database.sql.unsafe('checkpoint')
-  return database
-}
-
 async function drainOnce(
-  database: BenchDatabase,
+  database: DrainDatabase,
   variant: Omit<DrainVariant, 'comparison'> & { jobs: number },
 ): Promise<LiveDrain> {
   const streams = await liveStreams(database.sql, database.workspaceId)
   const drain = await measureLiveDrain(database.url, streams, database.workspaceId, variant)
-  // Autovacuum may be off: the next drain starts from vacuumed tables, as the first did.
+  // Autovacuum may be off: the next drain starts from vacuumed tables, as the first did. The
+  // checkpoint writes the pages this drain dirtied, so the next does not pay for them.
   await database.sql.unsafe(
     'vacuum analyze deployment_cells, deployment_counts, deployment_inbox, deployments',
   )
@@ -63,38 +49,33 @@ async function drainOnce(
 const results: { stored: number; drains: ComparedDrain[] }[] = []
 try {
   for (const stored of sizes) {
+    log(`seeding ${stored.toLocaleString('en')} deployments`)
+    const pattern = await seedPattern(server.url, stored)
     const drains: ComparedDrain[] = []
-    // The empty database would not stay empty after a drain: each drain gets a new one. A seeded
-    // size keeps its database, so its later drains find up to a few hundred thousand more stored,
-    // which can only lower its ratios.
-    let kept: BenchDatabase | undefined
     try {
-      if (stored > 0) {
-        log(`seeding ${stored.toLocaleString('en')} deployments`)
-        kept = await seededDatabase(stored)
-        await drainOnce(kept, { jobs: WARM_UP_JOBS, concurrency: 2, holdSnapshot: false })
-      }
       for (const variant of drainPlan(rounds, stored === 1_000_000)) {
-        const database = kept ?? (await seededDatabase(0))
+        const database = await copyOf(server.url, pattern)
         try {
+          await drainOnce(database, { jobs: WARM_UP_JOBS, concurrency: 2, holdSnapshot: false })
           const drain = await drainOnce(database, { ...variant, jobs })
           log(
             `  ${stored.toLocaleString('en')} stored, concurrency ${variant.concurrency}${variant.holdSnapshot ? ', snapshot held' : ''}: ${Math.round(drain.perSecond)} recorded/s, ${Math.round(drain.walBytesPerDeployment)} B of WAL and ${drain.missedPagesPerDeployment.toFixed(2)} pages missed each`,
           )
           drains.push({ ...drain, comparison: variant.comparison })
         } finally {
-          if (!kept) await database.close(false)
+          await database.drop()
         }
       }
       results.push({ stored, drains })
     } finally {
-      await kept?.close(false)
+      await pattern.drop()
     }
   }
   const markdown = renderDrain(results, {
     postgres: `PostgreSQL ${version}, autovacuum ${autovacuum}`,
     jobs,
     rounds,
+    warmUpJobs: WARM_UP_JOBS,
   })
   console.log(`\n${markdown}\n`)
   await writeSection('drain', markdown)

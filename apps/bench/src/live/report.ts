@@ -37,7 +37,7 @@ const pick = (
 /** The drain section: recorded/s per size and concurrency, each with its ratio to empty. */
 export function renderDrain(
   results: { stored: number; drains: ComparedDrain[] }[],
-  setting: { postgres: string; jobs: number; rounds: number },
+  setting: { postgres: string; jobs: number; rounds: number; warmUpJobs: number },
 ): string {
   const empty = results[0]?.drains ?? []
   const empty1 = pick(empty, 'sizes', 1).rate
@@ -45,7 +45,7 @@ export function renderDrain(
   const lines = [
     '## Drain on the live shape',
     '',
-    `\`bun run bench:drain\`, ${setting.postgres}: ${setting.jobs.toLocaleString('en')} deployments in the inbox, 300 applications × 4 environments × 20 repositories, deployedAt omitted (each the newest of its stream), drained by one worker process. Each figure is the median of ${setting.rounds} drains (the variants of a size take turns), with the slowest and fastest beside it; ratios are of medians, to the empty database (names created, no deployments) of the same run. The empty database is made afresh for each drain; a seeded size keeps its database, drains once unmeasured to warm its caches, and grows by each drain.`,
+    `\`bun run bench:drain\`, ${setting.postgres}: ${setting.jobs.toLocaleString('en')} deployments in the inbox, 300 applications × 4 environments × 20 repositories, deployedAt omitted (each the newest of its stream), drained by one worker process. Each figure is the median of ${setting.rounds} drains (the variants of a size take turns), with the slowest and fastest beside it; ratios are of medians, to the empty database (names created, no deployments) of the same run. Every drain starts from a copy of its size's seeded database, so at the size named, after an unmeasured drain of ${setting.warmUpJobs.toLocaleString('en')} into the copy to warm the caches, as a live workspace's are.`,
     '',
     "Lock waits: of the worker backends sampled active every 50 ms during the concurrency-2 drains, the share waiting on a lock (`pg_stat_activity.wait_event_type = Lock`), i.e. batches queueing on each other. WAL: the write-ahead log written per deployment at concurrency 1, and the whole pages in it (a page's first change after a checkpoint logs all of it). Missed: pages per deployment the database's backends did not find in Postgres's buffers (read from the operating system's cache or the disk).",
     '',

@@ -18,10 +18,9 @@ function rotated(variants: DrainVariant[], rounds: number): DrainVariant[] {
 
 /**
  * The drains of one size in the order to run them: the rounds of concurrency 1 and 2, then (with
- * `withSnapshot`) rounds of a drain with a snapshot held and one without. Each variant goes first
- * in as many rounds as the others, so none always runs on a freshly vacuumed database or last on
- * the fullest one; the snapshot comes last because the versions it leaves (vacuumed after, but
- * their pages kept) would slow the drains of the sizes' comparison after it.
+ * `withSnapshot`) rounds of a drain with a snapshot held and one without, compared with each
+ * other. Each variant goes first in as many rounds as the others, so none always meets the host
+ * at the same moment of a round.
  */
 export function drainPlan(rounds: number, withSnapshot: boolean): DrainVariant[] {
   const sizes = rotated(

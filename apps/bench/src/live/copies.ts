@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto'
+import { createSql, type Sql } from '@shiplog/db/client'
+import { seedDeployments } from '@shiplog/db/testing/seed-deployments'
+import { createBenchDatabase } from '../read/database.ts'
+import { LIVE_SHAPE } from './shape.ts'
+
+/** A database to drain into: its connection, its workspace, and how to be rid of it. */
+export interface DrainDatabase {
+  url: string
+  sql: Sql
+  workspaceId: string
+  drop(): Promise<void>
+}
+
+/** A seeded database that every drain of its size starts from a copy of. */
+export interface Pattern {
+  name: string
+  workspaceId: string
+  drop(): Promise<void>
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url)
+  parsed.pathname = `/${database}`
+  return parsed.toString()
+}
+
+async function onServer(serverUrl: string, statement: string): Promise<void> {
+  const admin = createSql(serverUrl, { applicationName: 'shiplog-bench', maxConnections: 1 })
+  try {
+    await admin.unsafe(statement)
+  } finally {
+    await admin.end({ timeout: 5 })
+  }
+}
+
+/**
+ * Seeds `stored` live-shape deployments over a year, vacuums and analyzes them as autovacuum would
+ * have by then, and closes its connection: a database that is copied, never written.
+ */
+export async function seedPattern(serverUrl: string, stored: number): Promise<Pattern> {
+  const database = await createBenchDatabase(serverUrl)
+  const name = new URL(database.url).pathname.slice(1)
+  try {
+    await seedDeployments(database.sql, {
+      workspaceId: database.workspaceId,
+      deployments: stored,
+      days: 365,
+      ...LIVE_SHAPE,
+    })
+    await database.sql.unsafe('vacuum analyze')
+  } catch (error) {
+    await database.close(false)
+    throw error
+  }
+  await database.sql.end({ timeout: 5 })
+  return {
+    name,
+    workspaceId: database.workspaceId,
+    drop: () => onServer(serverUrl, `drop database if exists "${name}" with (force)`),
+  }
+}
+
+/**
+ * A copy of the pattern, file by file (no write-ahead log for it), so every drain of a size starts
+ * from exactly the rows seeded: a database drained into grows by each drain, and a size's later
+ * drains would measure a larger one.
+ */
+export async function copyOf(serverUrl: string, pattern: Pattern): Promise<DrainDatabase> {
+  const name = `${pattern.name}_copy_${randomBytes(3).toString('hex')}`
+  await onServer(
+    serverUrl,
+    `create database "${name}" template "${pattern.name}" strategy file_copy`,
+  )
+  const url = withDatabase(serverUrl, name)
+  const sql = createSql(url, {
+    applicationName: 'shiplog-bench-drain',
+    maxConnections: 1,
+    statementTimeoutMs: 0,
+  })
+  return {
+    url,
+    sql,
+    workspaceId: pattern.workspaceId,
+    async drop() {
+      await sql.end({ timeout: 5 })
+      await onServer(serverUrl, `drop database if exists "${name}" with (force)`)
+    },
+  }
+}
