@@ -92,7 +92,7 @@ create table deployment_cells (
   constraint deployment_cells_environment_id_fkey FOREIGN KEY (environment_id) REFERENCES environments(id) ON DELETE CASCADE,
   constraint deployment_cells_pkey PRIMARY KEY (workspace_id, application_id, environment_id),
   constraint deployment_cells_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
-) with (fillfactor=25);
+) with (fillfactor=10);
 
 create table deployment_commit_lists (
   deployment_id uuid not null,
@@ -133,7 +133,7 @@ create table deployment_counts (
   constraint deployment_counts_environment_id_fkey FOREIGN KEY (environment_id) REFERENCES environments(id) ON DELETE CASCADE,
   constraint deployment_counts_pkey PRIMARY KEY (workspace_id, environment_id, bucket_days, block, application_id),
   constraint deployment_counts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
-) with (fillfactor=25);
+) with (fillfactor=10);
 
 create table deployment_dora_facts (
   deployment_id uuid not null,

@@ -16,5 +16,5 @@
 -- environment reads in 3.9 ms instead of 3.0. Rows already stored keep their pages; a row moves
 -- to a page with room on its next update, so the setting takes effect as the current rows are
 -- written.
-alter table deployment_cells set (fillfactor = 25);
-alter table deployment_counts set (fillfactor = 25);
+alter table deployment_cells set (fillfactor = 10);
+alter table deployment_counts set (fillfactor = 10);
