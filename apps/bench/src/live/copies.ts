@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createSql, type Sql } from '@shiplog/db/client'
 import { seedDeployments } from '@shiplog/db/testing/seed-deployments'
-import { createBenchDatabase } from '../read/database.ts'
+import { createBenchDatabase, withDatabase } from '../read/database.ts'
 import { LIVE_SHAPE } from './shape.ts'
 
 /** A database to drain into: its connection, its workspace, and how to be rid of it. */
@@ -17,12 +17,6 @@ export interface Pattern {
   name: string
   workspaceId: string
   drop(): Promise<void>
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url)
-  parsed.pathname = `/${database}`
-  return parsed.toString()
 }
 
 async function onServer(serverUrl: string, statement: string): Promise<void> {

@@ -28,7 +28,8 @@ export interface BenchDatabase {
   close(keep: boolean): Promise<void>
 }
 
-function withDatabase(url: string, database: string): string {
+/** The URL of another database on the same server. */
+export function withDatabase(url: string, database: string): string {
   const parsed = new URL(url)
   parsed.pathname = `/${database}`
   return parsed.toString()
