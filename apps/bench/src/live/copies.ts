@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { createSql, type Sql } from '@shiplog/db/client'
 import { seedDeployments } from '@shiplog/db/testing/seed-deployments'
-import { createBenchDatabase, withDatabase } from '../read/database.ts'
-import { LIVE_SHAPE } from './shape.ts'
+import { createBenchDatabase, runOnServer, withDatabase } from '../read/database.ts'
+import { LIVE_SHAPE, liveStreams, type Stream } from './shape.ts'
 
 /** A database to drain into: its connection, its workspace, and how to be rid of it. */
 export interface DrainDatabase {
@@ -16,16 +16,9 @@ export interface DrainDatabase {
 export interface Pattern {
   name: string
   workspaceId: string
+  /** The streams live deployments go to, the same in every copy. */
+  streams: Stream[]
   drop(): Promise<void>
-}
-
-async function onServer(serverUrl: string, statement: string): Promise<void> {
-  const admin = createSql(serverUrl, { applicationName: 'shiplog-bench', maxConnections: 1 })
-  try {
-    await admin.unsafe(statement)
-  } finally {
-    await admin.end({ timeout: 5 })
-  }
 }
 
 /**
@@ -50,11 +43,13 @@ export async function seedPattern(serverUrl: string, stored: number): Promise<Pa
   await database.sql.unsafe('create extension if not exists pg_prewarm').catch((error) => {
     console.log(`[bench:drain] no pg_prewarm (${String(error)}): copies start with cold buffers`)
   })
+  const streams = await liveStreams(database.sql, database.workspaceId)
   await database.sql.end({ timeout: 5 })
   return {
     name,
     workspaceId: database.workspaceId,
-    drop: () => onServer(serverUrl, `drop database if exists "${name}" with (force)`),
+    streams,
+    drop: () => runOnServer(serverUrl, `drop database if exists "${name}" with (force)`),
   }
 }
 
@@ -84,7 +79,7 @@ async function prewarm(sql: Sql): Promise<void> {
  */
 export async function copyOf(serverUrl: string, pattern: Pattern): Promise<DrainDatabase> {
   const name = `${pattern.name}_copy_${randomBytes(3).toString('hex')}`
-  await onServer(
+  await runOnServer(
     serverUrl,
     `create database "${name}" template "${pattern.name}" strategy file_copy`,
   )
@@ -101,7 +96,7 @@ export async function copyOf(serverUrl: string, pattern: Pattern): Promise<Drain
     workspaceId: pattern.workspaceId,
     async drop() {
       await sql.end({ timeout: 5 })
-      await onServer(serverUrl, `drop database if exists "${name}" with (force)`)
+      await runOnServer(serverUrl, `drop database if exists "${name}" with (force)`)
     },
   }
 }

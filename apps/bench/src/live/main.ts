@@ -14,10 +14,9 @@ import { createSql } from '@shiplog/db/client'
 import { stopTestServer, testServer } from '@shiplog/db/testing/test-database'
 import { writeSection } from '../benchmarks-file.ts'
 import { copyOf, type DrainDatabase, seedPattern } from './copies.ts'
-import { type LiveDrain, measureLiveDrain } from './drain.ts'
+import { measureLiveDrain } from './drain.ts'
 import { type ComparedDrain, renderDrain } from './report.ts'
 import { type DrainVariant, drainPlan } from './rounds.ts'
-import { liveStreams } from './shape.ts'
 
 const sizes = (process.env.BENCH_DRAIN_SIZES ?? '0,1000000,5000000').split(',').map(Number)
 const jobs = Number(process.env.BENCH_DRAIN_JOBS ?? 100_000)
@@ -31,19 +30,13 @@ const [{ server_version: version } = { server_version: '?' }] = await probe`show
 const [{ autovacuum } = { autovacuum: '?' }] = await probe`show autovacuum`
 await probe.end()
 
-async function drainOnce(
-  database: DrainDatabase,
-  variant: Omit<DrainVariant, 'comparison'> & { jobs: number },
-): Promise<LiveDrain> {
-  const streams = await liveStreams(database.sql, database.workspaceId)
-  const drain = await measureLiveDrain(database.url, streams, database.workspaceId, variant)
-  // Autovacuum may be off: the next drain starts from vacuumed tables, as the first did. The
-  // checkpoint writes the pages this drain dirtied, so the next does not pay for them.
+// Autovacuum may be off: the measured drain starts from vacuumed tables, and after a checkpoint,
+// so it pays for none of the pages the warm-up dirtied.
+async function settle(database: DrainDatabase): Promise<void> {
   await database.sql.unsafe(
     'vacuum analyze deployment_cells, deployment_counts, deployment_inbox, deployments',
   )
   await database.sql.unsafe('checkpoint')
-  return drain
 }
 
 const results: { stored: number; drains: ComparedDrain[] }[] = []
@@ -56,8 +49,11 @@ try {
       for (const variant of drainPlan(rounds, stored === 1_000_000)) {
         const database = await copyOf(server.url, pattern)
         try {
-          await drainOnce(database, { jobs: WARM_UP_JOBS, concurrency: 2, holdSnapshot: false })
-          const drain = await drainOnce(database, { ...variant, jobs })
+          const drainInto = (options: Omit<DrainVariant, 'comparison'> & { jobs: number }) =>
+            measureLiveDrain(database.url, pattern.streams, database.workspaceId, options)
+          await drainInto({ jobs: WARM_UP_JOBS, concurrency: 2, holdSnapshot: false })
+          await settle(database)
+          const drain = await drainInto({ ...variant, jobs })
           log(
             `  ${stored.toLocaleString('en')} stored, concurrency ${variant.concurrency}${variant.holdSnapshot ? ', snapshot held' : ''}: ${Math.round(drain.perSecond)} recorded/s, ${Math.round(drain.walBytesPerDeployment)} B of WAL and ${drain.missedPagesPerDeployment.toFixed(2)} pages missed each`,
           )

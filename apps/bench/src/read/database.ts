@@ -35,6 +35,16 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString()
 }
 
+/** Runs one statement (creating or dropping a database) on a connection of its own. */
+export async function runOnServer(serverUrl: string, statement: string): Promise<void> {
+  const admin = createSql(serverUrl, { applicationName: 'shiplog-bench', maxConnections: 1 })
+  try {
+    await admin.unsafe(statement)
+  } finally {
+    await admin.end({ timeout: 5 })
+  }
+}
+
 const seconds = (since: number) => (performance.now() - since) / 1000
 
 /** Migrates the new database and issues the key, in a workspace of its own. */
@@ -56,18 +66,9 @@ async function setUp(url: string, sql: Sql): Promise<{ workspaceId: string; key:
  */
 export async function createBenchDatabase(serverUrl: string): Promise<BenchDatabase> {
   const name = `shiplog_bench_read_${randomBytes(4).toString('hex')}`
-  const admin = createSql(serverUrl, { applicationName: 'shiplog-bench-read', maxConnections: 1 })
-  await admin.unsafe(`create database "${name}"`)
-  await admin.end({ timeout: 5 })
+  await runOnServer(serverUrl, `create database "${name}"`)
   const url = withDatabase(serverUrl, name)
-  const drop = async () => {
-    const dropper = createSql(serverUrl, {
-      applicationName: 'shiplog-bench-read',
-      maxConnections: 1,
-    })
-    await dropper.unsafe(`drop database if exists "${name}" with (force)`)
-    await dropper.end({ timeout: 5 })
-  }
+  const drop = () => runOnServer(serverUrl, `drop database if exists "${name}" with (force)`)
   const sql = createSql(url, {
     applicationName: 'shiplog-bench-read',
     maxConnections: 1,
