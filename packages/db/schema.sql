@@ -88,6 +88,10 @@ create table deployment_cells (
   latest_deployed_at timestamp with time zone not null,
   latest_version text not null,
   latest_commit_hash text not null,
+  latest_day integer not null,
+  latest_day_count integer default 0 not null,
+  latest_week integer not null,
+  latest_week_count integer default 0 not null,
   constraint deployment_cells_application_id_fkey FOREIGN KEY (application_id) REFERENCES applications(id) ON DELETE CASCADE,
   constraint deployment_cells_environment_id_fkey FOREIGN KEY (environment_id) REFERENCES environments(id) ON DELETE CASCADE,
   constraint deployment_cells_pkey PRIMARY KEY (workspace_id, application_id, environment_id),
@@ -133,7 +137,7 @@ create table deployment_counts (
   constraint deployment_counts_environment_id_fkey FOREIGN KEY (environment_id) REFERENCES environments(id) ON DELETE CASCADE,
   constraint deployment_counts_pkey PRIMARY KEY (workspace_id, environment_id, bucket_days, block, application_id),
   constraint deployment_counts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
-) with (fillfactor=10);
+);
 
 create table deployment_dora_facts (
   deployment_id uuid not null,
@@ -321,6 +325,8 @@ CREATE INDEX dashboard_sessions_expiry ON public.dashboard_sessions USING btree 
 
 CREATE INDEX deployment_aliases_by_deployment ON public.deployment_aliases USING btree (deployment_id);
 
+CREATE INDEX deployment_cells_by_environment ON public.deployment_cells USING btree (workspace_id, environment_id);
+
 CREATE INDEX deployment_commits_by_sha ON public.deployment_commits USING btree (sha);
 
 CREATE INDEX deployment_commits_reverted ON public.deployment_commits USING gin (reverts) WHERE (cardinality(reverts) > 0);
@@ -357,7 +363,7 @@ CREATE INDEX incidents_newest ON public.incidents USING btree (workspace_id, sta
 
 CREATE INDEX sign_in_transactions_expiry ON public.sign_in_transactions USING btree (expires_at);
 
--- expected_deployment_cells: workspace_id bigint, application_id bigint, environment_id bigint, deployment_count bigint, latest_id uuid, latest_deployed_at timestamp with time zone, latest_version text, latest_commit_hash text
+-- expected_deployment_cells: workspace_id bigint, application_id bigint, environment_id bigint, deployment_count bigint, latest_id uuid, latest_deployed_at timestamp with time zone, latest_version text, latest_commit_hash text, latest_day integer, latest_day_count integer, latest_week integer, latest_week_count integer
 create view expected_deployment_cells as
  SELECT DISTINCT ON (application_id, environment_id) workspace_id,
     application_id,
@@ -366,14 +372,25 @@ create view expected_deployment_cells as
     id AS latest_id,
     deployed_at AS latest_deployed_at,
     version AS latest_version,
-    commit_hash AS latest_commit_hash
+    commit_hash AS latest_commit_hash,
+    bucket_number(deployed_at, 1::smallint) AS latest_day,
+    count(*) OVER (PARTITION BY application_id, environment_id, (bucket_number(deployed_at, 1::smallint)))::integer AS latest_day_count,
+    bucket_number(deployed_at, 7::smallint) AS latest_week,
+    count(*) OVER (PARTITION BY application_id, environment_id, (bucket_number(deployed_at, 7::smallint)))::integer AS latest_week_count
    FROM deployments d
   WHERE voided_at IS NULL
   ORDER BY application_id, environment_id, deployed_at DESC, id DESC;
 
 -- expected_deployment_counts: workspace_id bigint, environment_id bigint, application_id bigint, bucket_days smallint, block integer, counts text
 create view expected_deployment_counts as
- WITH per_slot AS (
+ WITH latest AS (
+         SELECT d.application_id,
+            d.environment_id,
+            max(d.deployed_at) AS deployed_at
+           FROM deployments d
+          WHERE d.voided_at IS NULL
+          GROUP BY d.application_id, d.environment_id
+        ), per_slot AS (
          SELECT d.workspace_id,
             d.environment_id,
             d.application_id,
@@ -383,7 +400,8 @@ create view expected_deployment_counts as
             count(*)::integer AS count
            FROM deployments d
              CROSS JOIN ( VALUES (1::smallint), (7::smallint)) unit(bucket_days)
-          WHERE d.voided_at IS NULL
+             JOIN latest l ON l.application_id = d.application_id AND l.environment_id = d.environment_id
+          WHERE d.voided_at IS NULL AND bucket_number(d.deployed_at, unit.bucket_days) <> bucket_number(l.deployed_at, unit.bucket_days)
           GROUP BY d.workspace_id, d.environment_id, d.application_id, unit.bucket_days, (bucket_number(d.deployed_at, unit.bucket_days) >> 5), (bucket_number(d.deployed_at, unit.bucket_days) & 31)
         )
  SELECT workspace_id,
@@ -521,6 +539,16 @@ begin
   end loop;
   return substr(padded, 2, length(padded) - 2);
 end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.add_to_counts(workspace bigint, environment bigint, application bigint, width smallint, number integer, count integer)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  insert into deployment_counts as total
+  values (workspace, environment, application, width, number >> 5, (number & 31) || ':' || count)
+  on conflict (workspace_id, environment_id, bucket_days, block, application_id) do update set
+    counts = add_block_counts(total.counts, excluded.counts)
 $function$;
 
 CREATE OR REPLACE FUNCTION public.block_counts(slots integer[], counts integer[])
@@ -713,6 +741,15 @@ AS $function$
    limit 1
 $function$;
 
+CREATE OR REPLACE FUNCTION public.deployment_cells_before_turn()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  return read_model_move_held(old, new);
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION public.deployment_commits_after_change()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -897,24 +934,49 @@ CREATE OR REPLACE FUNCTION public.read_model_add(batch deployments[])
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
+declare
+  written deployment_cells[];
 begin
-  insert into deployment_cells as cell
-  select distinct on (i.workspace_id, i.application_id, i.environment_id)
-         i.workspace_id, i.application_id, i.environment_id,
-         count(*) over (partition by i.application_id, i.environment_id),
-         i.id, i.deployed_at, i.version, i.commit_hash
-    from unnest(batch) i
-   order by i.workspace_id, i.application_id, i.environment_id, i.deployed_at desc, i.id desc
-  on conflict (workspace_id, application_id, environment_id) do update set
-    deployment_count = cell.deployment_count + excluded.deployment_count,
-    latest_id = case when (excluded.latest_deployed_at, excluded.latest_id) > (cell.latest_deployed_at, cell.latest_id)
-                     then excluded.latest_id else cell.latest_id end,
-    latest_version = case when (excluded.latest_deployed_at, excluded.latest_id) > (cell.latest_deployed_at, cell.latest_id)
-                          then excluded.latest_version else cell.latest_version end,
-    latest_commit_hash = case when (excluded.latest_deployed_at, excluded.latest_id) > (cell.latest_deployed_at, cell.latest_id)
-                              then excluded.latest_commit_hash else cell.latest_commit_hash end,
-    latest_deployed_at = greatest(cell.latest_deployed_at, excluded.latest_deployed_at);
+  with batch_cells as (
+    select distinct on (i.workspace_id, i.application_id, i.environment_id)
+           i.workspace_id, i.application_id, i.environment_id,
+           count(*) over stream as deployment_count,
+           i.id, i.deployed_at, i.version, i.commit_hash,
+           bucket_number(i.deployed_at, 1::smallint) as day,
+           (count(*) over (partition by i.application_id, i.environment_id,
+                                        bucket_number(i.deployed_at, 1::smallint)))::integer as day_count,
+           bucket_number(i.deployed_at, 7::smallint) as week,
+           (count(*) over (partition by i.application_id, i.environment_id,
+                                        bucket_number(i.deployed_at, 7::smallint)))::integer as week_count
+      from unnest(batch) i
+    window stream as (partition by i.application_id, i.environment_id)
+     order by i.workspace_id, i.application_id, i.environment_id, i.deployed_at desc, i.id desc),
+  upserted as (
+    insert into deployment_cells as cell
+    select * from batch_cells
+    on conflict (workspace_id, application_id, environment_id) do update set
+      deployment_count = cell.deployment_count + excluded.deployment_count,
+      latest_id = case when (excluded.latest_deployed_at, excluded.latest_id) > (cell.latest_deployed_at, cell.latest_id)
+                       then excluded.latest_id else cell.latest_id end,
+      latest_version = case when (excluded.latest_deployed_at, excluded.latest_id) > (cell.latest_deployed_at, cell.latest_id)
+                            then excluded.latest_version else cell.latest_version end,
+      latest_commit_hash = case when (excluded.latest_deployed_at, excluded.latest_id) > (cell.latest_deployed_at, cell.latest_id)
+                                then excluded.latest_commit_hash else cell.latest_commit_hash end,
+      latest_deployed_at = greatest(cell.latest_deployed_at, excluded.latest_deployed_at),
+      -- The batch's counts of its own latest's bucket, and the cell's of its, each where that
+      -- bucket is the later latest's; a bucket left is moved out by read_model_move_held.
+      latest_day = greatest(cell.latest_day, excluded.latest_day),
+      latest_day_count =
+        case when excluded.latest_day >= cell.latest_day then excluded.latest_day_count else 0 end
+        + case when cell.latest_day >= excluded.latest_day then cell.latest_day_count else 0 end,
+      latest_week = greatest(cell.latest_week, excluded.latest_week),
+      latest_week_count =
+        case when excluded.latest_week >= cell.latest_week then excluded.latest_week_count else 0 end
+        + case when cell.latest_week >= excluded.latest_week then cell.latest_week_count else 0 end
+    returning cell.*)
+  select array_agg(row(u.*)::deployment_cells) into written from upserted u;
 
+  -- What falls outside its cell's day or week: deployments that arrived late.
   insert into deployment_counts as total
   select workspace_id, environment_id, application_id, bucket_days, block,
          string_agg(slot || ':' || count, ',' order by slot)
@@ -923,12 +985,44 @@ begin
                  bucket_number(i.deployed_at, unit.bucket_days) & 31 as slot,
                  count(*)::integer as count
             from unnest(batch) i
+            join unnest(written) c
+              on c.workspace_id = i.workspace_id and c.application_id = i.application_id
+             and c.environment_id = i.environment_id
            cross join (values (1::smallint), (7::smallint)) as unit(bucket_days)
+           where bucket_number(i.deployed_at, unit.bucket_days)
+                 <> case unit.bucket_days when 1 then c.latest_day else c.latest_week end
            group by 1, 2, 3, 4, 5, 6) per_slot
    group by 1, 2, 3, 4, 5
    order by 1, 2, 3, 4, 5
   on conflict (workspace_id, environment_id, bucket_days, block, application_id) do update set
     counts = add_block_counts(total.counts, excluded.counts);
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.read_model_move_held(old deployment_cells, new deployment_cells)
+ RETURNS deployment_cells
+ LANGUAGE plpgsql
+AS $function$
+begin
+  if new.latest_day <> old.latest_day then
+    if old.latest_day_count <> 0 then
+      perform add_to_counts(old.workspace_id, old.environment_id, old.application_id, 1::smallint,
+                            old.latest_day, old.latest_day_count);
+    end if;
+    new.latest_day_count := new.latest_day_count
+      + take_from_counts(new.workspace_id, new.environment_id, new.application_id, 1::smallint,
+                         new.latest_day);
+  end if;
+  if new.latest_week <> old.latest_week then
+    if old.latest_week_count <> 0 then
+      perform add_to_counts(old.workspace_id, old.environment_id, old.application_id, 7::smallint,
+                            old.latest_week, old.latest_week_count);
+    end if;
+    new.latest_week_count := new.latest_week_count
+      + take_from_counts(new.workspace_id, new.environment_id, new.application_id, 7::smallint,
+                         new.latest_week);
+  end if;
+  return new;
 end
 $function$;
 
@@ -939,26 +1033,24 @@ AS $function$
 declare
   width smallint;
   number integer;
+  cell deployment_cells;
+  successor record;
 begin
-  update deployment_cells set deployment_count = deployment_count - 1
-   where workspace_id = voided.workspace_id and application_id = voided.application_id
-     and environment_id = voided.environment_id;
-  delete from deployment_cells
-   where workspace_id = voided.workspace_id and application_id = voided.application_id
-     and environment_id = voided.environment_id and deployment_count = 0;
-  -- A cell whose latest was voided takes the latest of the rest: a backward walk of
-  -- deployments_unique_delivery (application, environment, deployedAt).
+  -- One fewer in the cell, and in its day's and week's counts where the voided one falls.
   update deployment_cells c
-     set (latest_id, latest_deployed_at, latest_version, latest_commit_hash) = (
-       select d.id, d.deployed_at, d.version, d.commit_hash from deployments d
-        where d.application_id = c.application_id and d.environment_id = c.environment_id
-          and d.voided_at is null
-        order by d.deployed_at desc, d.id desc limit 1)
+     set deployment_count = c.deployment_count - 1,
+         latest_day_count = c.latest_day_count
+           - (c.latest_day = bucket_number(voided.deployed_at, 1::smallint))::integer,
+         latest_week_count = c.latest_week_count
+           - (c.latest_week = bucket_number(voided.deployed_at, 7::smallint))::integer
    where c.workspace_id = voided.workspace_id and c.application_id = voided.application_id
-     and c.environment_id = voided.environment_id and c.latest_id = voided.id;
+     and c.environment_id = voided.environment_id
+  returning c.* into cell;
 
+  -- Elsewhere, one fewer in deployment_counts.
   foreach width in array array[1, 7]::smallint[] loop
     number := bucket_number(voided.deployed_at, width);
+    continue when number = case width when 1 then cell.latest_day else cell.latest_week end;
     delete from deployment_counts
      where workspace_id = voided.workspace_id and environment_id = voided.environment_id
        and bucket_days = width and block = number >> 5 and application_id = voided.application_id
@@ -967,6 +1059,36 @@ begin
      where workspace_id = voided.workspace_id and environment_id = voided.environment_id
        and bucket_days = width and block = number >> 5 and application_id = voided.application_id;
   end loop;
+
+  if cell.deployment_count = 0 then
+    delete from deployment_cells
+     where workspace_id = voided.workspace_id and application_id = voided.application_id
+       and environment_id = voided.environment_id;
+    return;
+  end if;
+  if cell.latest_id <> voided.id then return; end if;
+
+  -- The cell takes the latest of the rest: a backward walk of deployments_unique_delivery
+  -- (application, environment, deployedAt). When its day or week is another, the cell holds
+  -- that one's counts instead (read_model_move_held, from the trigger).
+  select d.id, d.deployed_at, d.version, d.commit_hash,
+         bucket_number(d.deployed_at, 1::smallint) as day,
+         bucket_number(d.deployed_at, 7::smallint) as week
+    into successor
+    from deployments d
+   where d.application_id = voided.application_id and d.environment_id = voided.environment_id
+     and d.voided_at is null
+   order by d.deployed_at desc, d.id desc
+   limit 1;
+  update deployment_cells c
+     set latest_id = successor.id, latest_deployed_at = successor.deployed_at,
+         latest_version = successor.version, latest_commit_hash = successor.commit_hash,
+         latest_day = successor.day,
+         latest_day_count = case when c.latest_day = successor.day then c.latest_day_count else 0 end,
+         latest_week = successor.week,
+         latest_week_count = case when c.latest_week = successor.week then c.latest_week_count else 0 end
+   where c.workspace_id = voided.workspace_id and c.application_id = voided.application_id
+     and c.environment_id = voided.environment_id;
 end
 $function$;
 
@@ -1027,6 +1149,30 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.take_from_counts(workspace bigint, environment bigint, application bigint, width smallint, number integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+declare
+  held integer;
+begin
+  select split_part(pair, ':', 2)::integer into held
+    from deployment_counts t, unnest(string_to_array(t.counts, ',')) as pair
+   where t.workspace_id = workspace and t.environment_id = environment
+     and t.application_id = application and t.bucket_days = width and t.block = number >> 5
+     and split_part(pair, ':', 1)::integer = number & 31;
+  if held is null then return 0; end if;
+  delete from deployment_counts
+   where workspace_id = workspace and environment_id = environment and application_id = application
+     and bucket_days = width and block = number >> 5
+     and add_block_counts(counts, (number & 31) || ':-' || held) is null;
+  update deployment_counts set counts = add_block_counts(counts, (number & 31) || ':-' || held)
+   where workspace_id = workspace and environment_id = environment and application_id = application
+     and bucket_days = width and block = number >> 5;
+  return held;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION public.take_from_inbox(after uuid, wanted integer, share_index integer, share_count integer)
  RETURNS SETOF deployment_inbox
  LANGUAGE plpgsql
@@ -1063,6 +1209,8 @@ end
 $function$;
 
 CREATE TRIGGER deployment_aliases_after_insert AFTER INSERT ON public.deployment_aliases REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION deployment_aliases_after_insert();
+
+CREATE TRIGGER deployment_cells_before_turn BEFORE UPDATE OF latest_day, latest_week ON public.deployment_cells FOR EACH ROW WHEN (((old.latest_day <> new.latest_day) OR (old.latest_week <> new.latest_week))) EXECUTE FUNCTION deployment_cells_before_turn();
 
 CREATE TRIGGER deployment_commits_after_delete AFTER DELETE ON public.deployment_commits REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION deployment_commits_after_change();
 

@@ -51,6 +51,22 @@ create trigger deployments_after_void
   for each row when (old.voided_at is null and new.voided_at is not null)
   execute function deployments_after_void();
 
+-- A cell whose latest moved to another day or week: the counts of the bucket it left and of the
+-- one it entered change places (03_read_model.sql). Only then: the condition costs a live batch
+-- nothing more.
+create or replace function deployment_cells_before_turn() returns trigger
+language plpgsql as $$
+begin
+  return read_model_move_held(old, new);
+end
+$$;
+
+drop trigger if exists deployment_cells_before_turn on deployment_cells;
+create trigger deployment_cells_before_turn
+  before update of latest_day, latest_week on deployment_cells
+  for each row when (old.latest_day <> new.latest_day or old.latest_week <> new.latest_week)
+  execute function deployment_cells_before_turn();
+
 -- A commit list stored or removed (the rows `changed`): the facts of its deployment and of the
 -- next deliveries of its commits.
 create or replace function deployment_commits_after_change() returns trigger

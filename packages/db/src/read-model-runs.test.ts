@@ -33,6 +33,8 @@ afterAll(async () => {
 const record = (jobs: DeploymentJob[]) =>
   sql.begin((tx: Tx) => recordDeployments(tx, jobs)) as Promise<number>
 
+let latestMovedBack = 0
+
 /** Voids deployments by their place among those not voided yet, as DELETE does. */
 async function voidSome(places: number[]) {
   for (const place of places) {
@@ -40,8 +42,19 @@ async function voidSome(places: number[]) {
       select id::text from deployments where voided_at is null order by id`
     const id = ids[place % Math.max(ids.length, 1)]?.id
     if (!id) return
+    // A cell's latest voided whose successor lies in another day: the cell then holds that day's
+    // counts, taken back from deployment_counts (read_model_move_held).
+    const [movesBack] = await sql<{ yes: boolean }[]>`
+      select coalesce((
+        select bucket_number(s.deployed_at, 1::smallint) <> c.latest_day
+          from deployment_cells c
+          join deployments s on s.application_id = c.application_id and s.environment_id = c.environment_id
+         where c.latest_id = ${id} and s.voided_at is null and s.id <> ${id}
+         order by s.deployed_at desc, s.id desc
+         limit 1), false) as yes`
     await sql`update deployments set voided_at = now() where id = ${id} and voided_at is null`
     reached.voids++
+    if (movesBack?.yes) latestMovedBack++
   }
 }
 
@@ -114,7 +127,7 @@ describe('the read model, after any run of recorded batches', () => {
       { numRuns: 60 },
     )
     // Not vacuous: the runs reached every case the property is about.
-    for (const [what, times] of Object.entries(reached)) {
+    for (const [what, times] of Object.entries({ ...reached, latestMovedBack })) {
       expect({ what, reached: times > 5 }).toEqual({ what, reached: true })
     }
   }, 60_000)

@@ -78,16 +78,17 @@ describe('corruption and repair', () => {
     expect(await record(jobs)).toBe(3)
     await expectExact(sql)
     const before = await verifyReadModel(sql)
-    // Two cells; per cell and per width one block each for the first, two for the api cell.
+    // Two cells, each holding the counts of its latest's day and week; the blocks hold the rest:
+    // the api's deployment of 1969, one block per width.
     expect(before.map(({ table, rows }) => ({ table, rows }))).toEqual([
       { table: 'deployment_cells', rows: 2 },
-      { table: 'deployment_counts', rows: 6 },
+      { table: 'deployment_counts', rows: 2 },
       // The first deployment of each cell is an initial change; the api's second is forward.
       { table: 'deployment_dora_facts', rows: 2 },
     ])
 
-    // One more deployment on the api's day of 2026-05-04 than there was.
-    const day = dayNumber(microsOf('2026-05-04T00:00:00Z'))
+    // One more deployment on the api's last day of 1969 than there was.
+    const day = dayNumber(microsOf('1969-12-31T23:59:59.999999Z'))
     const changed = await sql<{ counts: string }[]>`
       update deployment_counts c set counts = add_block_counts(counts, ${`${day & 31}:1`})
         from applications a
@@ -99,7 +100,7 @@ describe('corruption and repair', () => {
     expect(readModelMatches(counted)).toBe(false)
     expect(counted.map(({ examples: _, ...check }) => check)).toEqual([
       { table: 'deployment_cells', rows: 2, missing: 0, unexpected: 0 },
-      { table: 'deployment_counts', rows: 6, missing: 1, unexpected: 1 },
+      { table: 'deployment_counts', rows: 2, missing: 1, unexpected: 1 },
       { table: 'deployment_dora_facts', rows: 2, missing: 0, unexpected: 0 },
     ])
     const [, countsCheck] = counted
@@ -133,7 +134,7 @@ describe('corruption and repair', () => {
     const broken = await verifyReadModel(sql)
     expect(broken.map(({ examples: _, ...check }) => check)).toEqual([
       { table: 'deployment_cells', rows: 1, missing: 1, unexpected: 0 },
-      { table: 'deployment_counts', rows: 7, missing: 1, unexpected: 2 },
+      { table: 'deployment_counts', rows: 3, missing: 1, unexpected: 2 },
       { table: 'deployment_dora_facts', rows: 2, missing: 0, unexpected: 0 },
     ])
     const [cellsCheck] = broken
@@ -147,6 +148,23 @@ describe('corruption and repair', () => {
     await rebuildReadModel(sql)
     await expectExact(sql)
     expect(await verifyReadModel(sql)).toEqual(before)
+  })
+
+  test('a wrong count of the day or week a cell holds is reported as the cell', async () => {
+    await emptyRecordedTables(sql)
+    await record(fixture())
+    await sql`update deployment_cells set latest_week_count = latest_week_count + 1
+               where latest_version = '2.0.0'`
+    const checks = await verifyReadModel(sql)
+    expect(
+      checks.map(({ table, missing, unexpected }) => ({ table, missing, unexpected })),
+    ).toEqual([
+      { table: 'deployment_cells', missing: 1, unexpected: 1 },
+      { table: 'deployment_counts', missing: 0, unexpected: 0 },
+      { table: 'deployment_dora_facts', missing: 0, unexpected: 0 },
+    ])
+    await rebuildReadModel(sql)
+    await expectExact(sql)
   })
 
   test('a stale latest deployment is reported, not only wrong counts', async () => {

@@ -152,8 +152,9 @@ test('a database the previous builds migrated, upgraded by this one, is the fres
       checks.map(({ table, rows, missing, unexpected }) => ({ table, rows, missing, unexpected })),
     ).toEqual([
       // Two applications, each on two days of two blocks (2026-05-03 starts one) and one week.
+      // Each cell holds its latest's day (2026-05-03) and week; the blocks hold 2026-05-02.
       { table: 'deployment_cells', rows: 2, missing: 0, unexpected: 0 },
-      { table: 'deployment_counts', rows: 6, missing: 0, unexpected: 0 },
+      { table: 'deployment_counts', rows: 2, missing: 0, unexpected: 0 },
       // Two initial deployments (one with a reverting commit) and a rollback. The second list
       // re-delivers that reverting commit to the same stream: not its first delivery, so it
       // signals nothing there and its deployment holds no row (docs/dora.md).

@@ -18,14 +18,25 @@ export async function environmentIdOf(
 // Whole days and weeks: a range scan of deployment_counts' primary key (workspace, environment,
 // bucket width, block), 32 buckets a row, stored as text (migration 0005) and joined into one
 // text that rollup-text.ts reads: the server copies bytes, and the client parses one value
-// instead of thousands of rows.
+// instead of thousands of rows. The day and week of each stream's latest deployment are held by
+// its cell (migration 0029), read by deployment_cells_by_environment as one-bucket blocks beside.
 async function rollupRows(tx: Tx, workspaceId: string, environmentId: string, range: BucketRange) {
   const { first, last } = blocksOf(range)
   const [row] = await tx<{ rows: string | null }[]>`
     select string_agg(application_id || ' ' || block || ' ' || counts, ' ') as rows
-      from deployment_counts
-     where workspace_id = ${workspaceId} and environment_id = ${environmentId}
-       and bucket_days = ${range.bucketDays} and block between ${first} and ${last}`
+      from (select application_id, block, counts
+              from deployment_counts
+             where workspace_id = ${workspaceId} and environment_id = ${environmentId}
+               and bucket_days = ${range.bucketDays} and block between ${first} and ${last}
+            union all
+            select application_id, held.number >> 5, (held.number & 31) || ':' || held.count
+              from deployment_cells c
+             cross join lateral (
+               select case ${range.bucketDays}::smallint when 1 then c.latest_day else c.latest_week end as number,
+                      case ${range.bucketDays}::smallint when 1 then c.latest_day_count else c.latest_week_count end as count
+             ) held
+             where c.workspace_id = ${workspaceId} and c.environment_id = ${environmentId}
+               and held.count > 0 and held.number >> 5 between ${first} and ${last}) blocks`
   return row?.rows ?? null
 }
 

@@ -78,6 +78,25 @@ function recount(rows: DeploymentRow[]) {
   }
 }
 
+/** Blocks with the same key added up, as lines in the recount's form. */
+function addedUp(rows: { key: string; counts: string }[]): string[] {
+  const blocks = new Map<string, number[]>()
+  for (const { key, counts } of rows) {
+    const block = blocks.get(key) ?? new Array<number>(32).fill(0)
+    for (const pair of counts.split(',')) {
+      const [slot, count] = pair.split(':').map(Number)
+      block[slot as number] = (block[slot as number] ?? 0) + (count as number)
+    }
+    blocks.set(key, block)
+  }
+  return [...blocks]
+    .map(
+      ([key, block]) =>
+        `${key} ${block.flatMap((count, slot) => (count > 0 ? [`${slot}:${count}`] : [])).join(',')}`,
+    )
+    .sort()
+}
+
 /** The read model's two tables as sorted lines, and the same recounted from the deployments. */
 async function readModelAndRecount(sql: Sql) {
   const actualCells = await sql<{ line: string }[]>`
@@ -85,13 +104,20 @@ async function readModelAndRecount(sql: Sql) {
                      (extract(epoch from latest_deployed_at) * 1000000)::bigint,
                      latest_version, latest_commit_hash) as line
       from deployment_cells`
-  const actualCounts = await sql<{ line: string }[]>`
-    select concat_ws(' ', workspace_id, environment_id, application_id, bucket_days, block, counts) as line
-      from deployment_counts`
+  // The blocks and the cells' held day and week counts, added up: the counts a reader sees.
+  const actualCounts = await sql<{ key: string; counts: string }[]>`
+    select concat_ws(' ', workspace_id, environment_id, application_id, bucket_days, block) as key, counts
+      from deployment_counts
+    union all
+    select concat_ws(' ', workspace_id, environment_id, application_id, width, held >> 5),
+           (held & 31) || ':' || count
+      from deployment_cells,
+           lateral (values (1, latest_day, latest_day_count), (7, latest_week, latest_week_count))
+             as h(width, held, count)`
   return {
     actual: {
       cells: actualCells.map(({ line }) => line).sort(),
-      counts: actualCounts.map(({ line }) => line).sort(),
+      counts: addedUp(actualCounts),
     },
     recount: recount(await deploymentRows(sql)),
   }
