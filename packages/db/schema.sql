@@ -846,6 +846,20 @@ AS $function$
      and (facts.change_type <> 'forward' or facts.reverts or cardinality(facts.lead_seconds) > 0)
 $function$;
 
+CREATE OR REPLACE FUNCTION public.exchange_held_bucket(cell deployment_cells, width smallint, left_number integer, left_count integer, entered integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+begin
+  if left_count <> 0 then
+    perform add_to_counts(cell.workspace_id, cell.environment_id, cell.application_id, width,
+                          left_number, left_count);
+  end if;
+  return take_from_counts(cell.workspace_id, cell.environment_id, cell.application_id, width,
+                          entered);
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION public.iso_utc(ts timestamp with time zone)
  RETURNS text
  LANGUAGE sql
@@ -1005,22 +1019,13 @@ CREATE OR REPLACE FUNCTION public.read_model_move_held(old deployment_cells, new
 AS $function$
 begin
   if new.latest_day <> old.latest_day then
-    if old.latest_day_count <> 0 then
-      perform add_to_counts(old.workspace_id, old.environment_id, old.application_id, 1::smallint,
-                            old.latest_day, old.latest_day_count);
-    end if;
     new.latest_day_count := new.latest_day_count
-      + take_from_counts(new.workspace_id, new.environment_id, new.application_id, 1::smallint,
-                         new.latest_day);
+      + exchange_held_bucket(old, 1::smallint, old.latest_day, old.latest_day_count, new.latest_day);
   end if;
   if new.latest_week <> old.latest_week then
-    if old.latest_week_count <> 0 then
-      perform add_to_counts(old.workspace_id, old.environment_id, old.application_id, 7::smallint,
-                            old.latest_week, old.latest_week_count);
-    end if;
     new.latest_week_count := new.latest_week_count
-      + take_from_counts(new.workspace_id, new.environment_id, new.application_id, 7::smallint,
-                         new.latest_week);
+      + exchange_held_bucket(old, 7::smallint, old.latest_week, old.latest_week_count,
+                             new.latest_week);
   end if;
   return new;
 end
@@ -1051,13 +1056,8 @@ begin
   foreach width in array array[1, 7]::smallint[] loop
     number := bucket_number(voided.deployed_at, width);
     continue when number = case width when 1 then cell.latest_day else cell.latest_week end;
-    delete from deployment_counts
-     where workspace_id = voided.workspace_id and environment_id = voided.environment_id
-       and bucket_days = width and block = number >> 5 and application_id = voided.application_id
-       and add_block_counts(counts, (number & 31) || ':-1') is null;
-    update deployment_counts set counts = add_block_counts(counts, (number & 31) || ':-1')
-     where workspace_id = voided.workspace_id and environment_id = voided.environment_id
-       and bucket_days = width and block = number >> 5 and application_id = voided.application_id;
+    perform subtract_from_counts(voided.workspace_id, voided.environment_id,
+                                 voided.application_id, width, number, 1);
   end loop;
 
   if cell.deployment_count = 0 then
@@ -1149,6 +1149,21 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.subtract_from_counts(workspace bigint, environment bigint, application bigint, width smallint, number integer, count integer)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+  delete from deployment_counts
+   where workspace_id = workspace and environment_id = environment and application_id = application
+     and bucket_days = width and block = number >> 5
+     and add_block_counts(counts, (number & 31) || ':-' || count) is null;
+  update deployment_counts set counts = add_block_counts(counts, (number & 31) || ':-' || count)
+   where workspace_id = workspace and environment_id = environment and application_id = application
+     and bucket_days = width and block = number >> 5;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION public.take_from_counts(workspace bigint, environment bigint, application bigint, width smallint, number integer)
  RETURNS integer
  LANGUAGE plpgsql
@@ -1162,13 +1177,7 @@ begin
      and t.application_id = application and t.bucket_days = width and t.block = number >> 5
      and split_part(pair, ':', 1)::integer = number & 31;
   if held is null then return 0; end if;
-  delete from deployment_counts
-   where workspace_id = workspace and environment_id = environment and application_id = application
-     and bucket_days = width and block = number >> 5
-     and add_block_counts(counts, (number & 31) || ':-' || held) is null;
-  update deployment_counts set counts = add_block_counts(counts, (number & 31) || ':-' || held)
-   where workspace_id = workspace and environment_id = environment and application_id = application
-     and bucket_days = width and block = number >> 5;
+  perform subtract_from_counts(workspace, environment, application, width, number, held);
   return held;
 end
 $function$;

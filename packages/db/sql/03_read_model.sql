@@ -147,6 +147,24 @@ language sql as $$
     counts = add_block_counts(total.counts, excluded.counts)
 $$;
 
+-- Takes `count` deployments off bucket `number` of `width` days in deployment_counts, and the
+-- block with them when nothing is left in it (add_block_counts gives null).
+create or replace function subtract_from_counts(workspace bigint, environment bigint,
+                                                application bigint, width smallint, number integer,
+                                                count integer)
+returns void
+language plpgsql as $$
+begin
+  delete from deployment_counts
+   where workspace_id = workspace and environment_id = environment and application_id = application
+     and bucket_days = width and block = number >> 5
+     and add_block_counts(counts, (number & 31) || ':-' || count) is null;
+  update deployment_counts set counts = add_block_counts(counts, (number & 31) || ':-' || count)
+   where workspace_id = workspace and environment_id = environment and application_id = application
+     and bucket_days = width and block = number >> 5;
+end
+$$;
+
 -- Takes bucket `number` of `width` days out of deployment_counts; returns the count it held.
 create or replace function take_from_counts(workspace bigint, environment bigint,
                                             application bigint, width smallint, number integer)
@@ -161,14 +179,25 @@ begin
      and t.application_id = application and t.bucket_days = width and t.block = number >> 5
      and split_part(pair, ':', 1)::integer = number & 31;
   if held is null then return 0; end if;
-  delete from deployment_counts
-   where workspace_id = workspace and environment_id = environment and application_id = application
-     and bucket_days = width and block = number >> 5
-     and add_block_counts(counts, (number & 31) || ':-' || held) is null;
-  update deployment_counts set counts = add_block_counts(counts, (number & 31) || ':-' || held)
-   where workspace_id = workspace and environment_id = environment and application_id = application
-     and bucket_days = width and block = number >> 5;
+  perform subtract_from_counts(workspace, environment, application, width, number, held);
   return held;
+end
+$$;
+
+-- One bucket width of a cell's move: the `left_count` it held of bucket `left_number` joins
+-- deployment_counts, and what deployment_counts held of bucket `entered` leaves it, returned.
+create or replace function exchange_held_bucket(cell deployment_cells, width smallint,
+                                                left_number integer, left_count integer,
+                                                entered integer)
+returns integer
+language plpgsql as $$
+begin
+  if left_count <> 0 then
+    perform add_to_counts(cell.workspace_id, cell.environment_id, cell.application_id, width,
+                          left_number, left_count);
+  end if;
+  return take_from_counts(cell.workspace_id, cell.environment_id, cell.application_id, width,
+                          entered);
 end
 $$;
 
@@ -181,22 +210,13 @@ returns deployment_cells
 language plpgsql as $$
 begin
   if new.latest_day <> old.latest_day then
-    if old.latest_day_count <> 0 then
-      perform add_to_counts(old.workspace_id, old.environment_id, old.application_id, 1::smallint,
-                            old.latest_day, old.latest_day_count);
-    end if;
     new.latest_day_count := new.latest_day_count
-      + take_from_counts(new.workspace_id, new.environment_id, new.application_id, 1::smallint,
-                         new.latest_day);
+      + exchange_held_bucket(old, 1::smallint, old.latest_day, old.latest_day_count, new.latest_day);
   end if;
   if new.latest_week <> old.latest_week then
-    if old.latest_week_count <> 0 then
-      perform add_to_counts(old.workspace_id, old.environment_id, old.application_id, 7::smallint,
-                            old.latest_week, old.latest_week_count);
-    end if;
     new.latest_week_count := new.latest_week_count
-      + take_from_counts(new.workspace_id, new.environment_id, new.application_id, 7::smallint,
-                         new.latest_week);
+      + exchange_held_bucket(old, 7::smallint, old.latest_week, old.latest_week_count,
+                             new.latest_week);
   end if;
   return new;
 end
@@ -299,13 +319,8 @@ begin
   foreach width in array array[1, 7]::smallint[] loop
     number := bucket_number(voided.deployed_at, width);
     continue when number = case width when 1 then cell.latest_day else cell.latest_week end;
-    delete from deployment_counts
-     where workspace_id = voided.workspace_id and environment_id = voided.environment_id
-       and bucket_days = width and block = number >> 5 and application_id = voided.application_id
-       and add_block_counts(counts, (number & 31) || ':-1') is null;
-    update deployment_counts set counts = add_block_counts(counts, (number & 31) || ':-1')
-     where workspace_id = voided.workspace_id and environment_id = voided.environment_id
-       and bucket_days = width and block = number >> 5 and application_id = voided.application_id;
+    perform subtract_from_counts(voided.workspace_id, voided.environment_id,
+                                 voided.application_id, width, number, 1);
   end loop;
 
   if cell.deployment_count = 0 then

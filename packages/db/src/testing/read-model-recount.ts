@@ -68,13 +68,7 @@ function recount(rows: DeploymentRow[]) {
           `${cell} ${count} ${latest.id} ${latest.micros} ${latest.version} ${latest.commitHash}`,
       )
       .sort(),
-    // As deployment_counts stores them: 'slot:count' of the non-zero slots, in slot order.
-    counts: [...counts]
-      .map(
-        ([key, block]) =>
-          `${key} ${block.flatMap((count, slot) => (count > 0 ? [`${slot}:${count}`] : [])).join(',')}`,
-      )
-      .sort(),
+    counts: blockLines(counts),
   }
 }
 
@@ -89,6 +83,11 @@ function addedUp(rows: { key: string; counts: string }[]): string[] {
     }
     blocks.set(key, block)
   }
+  return blockLines(blocks)
+}
+
+/** Blocks as sorted lines, as deployment_counts stores them: 'slot:count' of the non-zero slots. */
+function blockLines(blocks: Map<string, number[]>): string[] {
   return [...blocks]
     .map(
       ([key, block]) =>
