@@ -83,6 +83,12 @@ export class QueueConsumer {
   }
 
   private async record(tx: Tx, cursor: InboxCursor, share: StreamShare | undefined) {
+    // The commit need not wait for its WAL to reach disk: the batch moves deployments out of the
+    // inbox, which is durable, in this one transaction, so a crash before the flush undoes all
+    // of it (they are back in the inbox, taken again), and any transaction that commits
+    // synchronously after reading them flushes this one's WAL too. Waiting made each batch pay
+    // for the full pages it logged after a checkpoint (docs/scaling.md).
+    await tx`set local synchronous_commit = off`
     const db = viaPostgresJs(tx)
     const taken = await takeFromInbox(tx, this.options.batchSize, cursor.start(), share)
     cursor.advance(taken.map((job) => job.id))

@@ -1,10 +1,10 @@
-import { existsSync, rmSync } from 'node:fs'
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { rmSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
-import { randomPort } from './free-port.ts'
-import { giveToServerUser, runPostgresTool, runPostgresToolNow } from './postgres-binaries.ts'
+import { giveToServerUser, runPostgresTool } from './postgres-binaries.ts'
+import { initServer, live, Server, until } from './postgres-server.ts'
 
 export { findPostgresBinaries } from './postgres-binaries.ts'
 
@@ -13,122 +13,16 @@ export interface StreamingReplica {
   primaryUrl: string
   replicaUrl: string
   /**
-   * Resolves once the replica has replayed all the WAL the primary has written so far (never,
-   * while replay is paused with `pg_wal_replay_pause()`: resume it first).
+   * Resolves once the replica has replayed everything the primary has committed so far, including
+   * batches the worker committed without waiting for the flush: they reach the replica once the
+   * primary's WAL writer has flushed them, within a second. Never resolves while replay is paused
+   * with `pg_wal_replay_pause()`: resume it first.
    */
   waitForReplay(timeoutMs?: number): Promise<void>
   /** Stops the replica alone, as an outage would; `stop` still cleans up. */
   stopReplica(): Promise<void>
   /** Stops both servers and removes their folders; safe to call twice. */
   stop(): Promise<void>
-}
-
-const HBA = `local all all trust
-host all all 127.0.0.1/32 trust
-local replication all trust
-host replication all 127.0.0.1/32 trust
-`
-
-// Copied to the replica by pg_basebackup. fsync is off because these clusters are thrown away:
-// what the tests check is replication and routing, not durability.
-const settings = (socketFolder: string) => `
-listen_addresses = '127.0.0.1'
-unix_socket_directories = '${socketFolder}'
-wal_level = replica
-max_wal_senders = 4
-hot_standby = on
-fsync = off
-`
-
-/** One server: its data folder and, once started, its port. */
-class Server {
-  port = 0
-  /** The log of the latest start, kept in the folder. */
-  log = ''
-  constructor(
-    readonly binaries: string,
-    readonly root: string,
-    readonly name: string,
-  ) {}
-
-  get folder(): string {
-    return join(this.root, this.name)
-  }
-
-  get url(): string {
-    return `postgres://postgres@127.0.0.1:${this.port}/postgres`
-  }
-
-  // randomPort() may pick a port in use: only a failure to bind is worth another port.
-  async start(): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      this.port = randomPort()
-      this.log = join(this.root, `${this.name}-${attempt}.log`)
-      const options = `-p ${this.port}`
-      try {
-        return await runPostgresTool(
-          this.binaries,
-          'pg_ctl',
-          ['start', '-D', this.folder, '-l', this.log, '-w', '-t', '30', '-o', options],
-          this.root,
-        )
-      } catch (error) {
-        const text = await readFile(this.log, 'utf8').catch(() => '')
-        if (attempt < 5 && /could not bind|address already in use/i.test(text)) continue
-        throw new Error(`${(error as Error).message}\n${text.slice(-2_000)}`)
-      }
-    }
-  }
-
-  async stop(): Promise<void> {
-    if (!existsSync(join(this.folder, 'postmaster.pid'))) return
-    await runPostgresTool(
-      this.binaries,
-      'pg_ctl',
-      ['stop', '-D', this.folder, '-m', 'immediate', '-w'],
-      this.root,
-    )
-  }
-
-  stopNow(): void {
-    if (existsSync(join(this.folder, 'postmaster.pid'))) {
-      runPostgresToolNow(
-        this.binaries,
-        'pg_ctl',
-        ['stop', '-D', this.folder, '-m', 'immediate'],
-        this.root,
-      )
-    }
-  }
-}
-
-// Servers still running when the process exits (a test run killed or timed out in setup) are
-// stopped there, so no stray postmaster outlives the run.
-const live = new Set<() => void>()
-process.once('exit', () => {
-  for (const cleanup of live) cleanup()
-})
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const found = await probe().catch(() => undefined)
-    if (found !== undefined) return found
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
-
-async function initPrimary(primary: Server): Promise<void> {
-  await runPostgresTool(
-    primary.binaries,
-    'initdb',
-    ['-D', primary.folder, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
-    primary.root,
-  )
-  await appendFile(join(primary.folder, 'postgresql.conf'), settings(primary.root))
-  await writeFile(join(primary.folder, 'pg_hba.conf'), HBA)
 }
 
 /**
@@ -159,7 +53,7 @@ export async function startStreamingReplica(binaries: string): Promise<Streaming
     live.delete(cleanupNow)
   }
   try {
-    await initPrimary(primary)
+    await initServer(primary)
     await primary.start()
     // -R writes standby.signal and primary_conninfo: the copy starts as a streaming standby.
     await runPostgresTool(
@@ -190,7 +84,7 @@ export async function startStreamingReplica(binaries: string): Promise<Streaming
       replicaUrl: replica.url,
       async waitForReplay(timeoutMs = 10_000) {
         const [written] = await onPrimary<{ lsn: string }[]>`
-          select pg_current_wal_lsn()::text as lsn`
+          select pg_current_wal_insert_lsn()::text as lsn`
         const lsn = written?.lsn ?? '0/0'
         await until(
           async () => {
