@@ -716,7 +716,7 @@ begin
   -- 2. The cells of the deployments repeated.
   perform lock_streams_of(array(select distinct a.deployment_id from inserted a));
   -- 3. The DORA facts.
-  perform refresh_dora_facts('{}', owners, shas);
+  perform refresh_dora_facts('{}', owners, shas, '{}');
   return null;
 end
 $function$;
@@ -772,7 +772,7 @@ begin
   -- 2. The cells of the deployments' streams.
   perform lock_streams_of(array(select distinct canonical_deployment(o) from unnest(owners) o));
   -- 3. The DORA facts.
-  perform refresh_dora_facts('{}', owners, shas);
+  perform refresh_dora_facts('{}', owners, shas, '{}');
   return null;
 end
 $function$;
@@ -781,15 +781,20 @@ CREATE OR REPLACE FUNCTION public.deployments_after_insert()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
+declare
+  batch deployments[] := array(select i::deployments from inserted i);
+  streams_before deployment_cells[];
 begin
   -- 1. The commit-arrivals lock of each workspace, shared: a commit list stored meanwhile for
   --    a deployment of this batch waits, then sees it.
   perform lock_commit_arrivals(w.workspace_id, false)
      from (select distinct i.workspace_id from inserted i order by 1) w;
-  -- 2. The read model: cells (locked in key order) and counts.
-  perform read_model_add(array(select i::deployments from inserted i));
-  -- 3. The DORA facts of the batch and of the deployments after it in its streams.
-  perform refresh_dora_facts(array(select i.id from inserted i), '{}', '{}');
+  -- 2. The cells of the batch's streams, locked in key order, as they were before it.
+  streams_before := lock_cells_of(batch);
+  -- 3. The read model: cells and counts.
+  perform read_model_add(batch);
+  -- 4. The DORA facts of the batch and of the deployments after it in its streams.
+  perform refresh_dora_facts(array(select i.id from inserted i), '{}', '{}', streams_before);
   return null;
 end
 $function$;
@@ -802,23 +807,29 @@ begin
   -- 1. The read model, which locks the deployment's cell.
   perform read_model_remove(new);
   -- 2. The DORA facts of the deployments after it, which no longer follow it.
-  perform refresh_dora_facts(array[new.id], '{}', '{}');
+  perform refresh_dora_facts(array[new.id], '{}', '{}', '{}');
   return null;
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION public.dora_facts_of(ids uuid[])
+CREATE OR REPLACE FUNCTION public.dora_facts_of(ids uuid[], previous_commits text[])
  RETURNS SETOF deployment_dora_facts
  LANGUAGE sql
  STABLE PARALLEL SAFE
 AS $function$
   select facts.*
-    from deployments d
-    left join lateral deployment_before(d.application_id, d.environment_id, d.deployed_at, d.id)
-      as previous_of on true
-    left join lateral commit_deployment_before(d.commit_hash, d.application_id, d.environment_id,
-                                               d.deployed_at, d.id)
-      as earlier_same_commit on true
+    from unnest(ids, previous_commits) as given(id, previous_commit)
+    join deployments d on d.id = given.id
+    cross join lateral (
+      select coalesce(given.previous_commit,
+                      (select p.commit_hash
+                         from deployment_before(d.application_id, d.environment_id,
+                                                d.deployed_at, d.id) p)) as commit_hash) as previous_of
+    cross join lateral (
+      select case when previous_of.commit_hash <> d.commit_hash then
+               (select e.id
+                  from commit_deployment_before(d.commit_hash, d.application_id, d.environment_id,
+                                                d.deployed_at, d.id) e) end as id) as earlier_same_commit
     cross join lateral (
       select case when previous_of.commit_hash is null then 'initial'
                   when previous_of.commit_hash = d.commit_hash then 'redeploy'
@@ -842,7 +853,7 @@ AS $function$
              typed.change_type,
              case when typed.change_type = 'rollback' then earlier_same_commit.id end as rollback_target,
              delivered.reverts, delivered.lead_seconds) as facts
-   where d.id = any(ids) and d.voided_at is null
+   where d.voided_at is null
      and (facts.change_type <> 'forward' or facts.reverts or cardinality(facts.lead_seconds) > 0)
 $function$;
 
@@ -892,6 +903,18 @@ begin
    where api_key_id = key_id;
   return query select taken, available - taken;
 end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.lock_cells_of(batch deployments[])
+ RETURNS deployment_cells[]
+ LANGUAGE sql
+AS $function$
+  select coalesce(array_agg(locked.cell), '{}') from (
+    select c as cell from deployment_cells c
+     where (c.workspace_id, c.application_id, c.environment_id) in (
+       select b.workspace_id, b.application_id, b.environment_id from unnest(batch) b)
+     order by c.workspace_id, c.application_id, c.environment_id
+     for update) locked
 $function$;
 
 CREATE OR REPLACE FUNCTION public.lock_commit_arrivals(workspace bigint, exclusive boolean)
@@ -1092,60 +1115,78 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION public.refresh_dora_facts(moved uuid[], owners uuid[], shas text[])
+CREATE OR REPLACE FUNCTION public.refresh_dora_facts(moved uuid[], owners uuid[], shas text[], streams_before deployment_cells[])
  RETURNS void
  LANGUAGE plpgsql
  SET jit TO 'off'
 AS $function$
 declare
   affected uuid[];
+  previous_commits text[];
 begin
-  with changes as (
-    select d.id, d.application_id, d.environment_id, d.deployed_at, d.commit_hash,
-           exists (select from deployment_cells cell
-                    where cell.workspace_id = d.workspace_id
-                      and cell.application_id = d.application_id
-                      and cell.environment_id = d.environment_id
-                      and cell.latest_id = d.id) as newest
-      from deployments d where d.id = any(moved)
+  with placed as (
+    -- The moved deployments among their streams' latest before them, in stream order: a
+    -- deployment after its stream's latest is appended, and the row before it is its previous.
+    select p.*,
+           coalesce(bool_or(p.is_latest_before) over earlier, false) as appended,
+           lag(p.commit_hash) over (partition by p.application_id, p.environment_id
+                                    order by p.deployed_at, p.id) as previous_commit
+      from (select d.id, d.application_id, d.environment_id, d.deployed_at, d.commit_hash,
+                   false as is_latest_before
+              from deployments d where d.id = any(moved)
+            union all
+            select c.latest_id, c.application_id, c.environment_id, c.latest_deployed_at,
+                   c.latest_commit_hash, true
+              from unnest(streams_before) c) p
+    window earlier as (partition by p.application_id, p.environment_id
+                       order by p.deployed_at, p.id
+                       rows between unbounded preceding and 1 preceding)
+  ),
+  changes as (
+    select id, application_id, environment_id, deployed_at, commit_hash, appended,
+           case when appended then previous_commit end as previous_commit
+      from placed where not is_latest_before
   ),
   commit_changes as (
-    select d.id, d.application_id, d.environment_id, d.deployed_at, c.sha, d.newest
+    select d.id, d.application_id, d.environment_id, d.deployed_at, c.sha, d.appended
       from changes d cross join lateral delivered_commits(d.id) c
     union
     select d.id, d.application_id, d.environment_id, d.deployed_at, given.sha, false
       from unnest(owners, shas) as given(owner, sha)
       join deployments d on d.id = canonical_deployment(given.owner)
   )
-  select array_agg(distinct id) into affected from (
-    select id from changes
-    union all
-    select (select n.id
-              from deployment_after(c.application_id, c.environment_id, c.deployed_at, c.id) n)
-      from changes c where not c.newest
-    union all
-    select (select n.id
-              from commit_deployment_after(c.commit_hash, c.application_id, c.environment_id,
-                                           c.deployed_at, c.id) n)
-      from changes c where not c.newest
-    union all
-    select id from commit_changes
-    union all
-    select (select e.id from deployment_commits ec
-              cross join lateral (select * from deployments probed where probed.id = canonical_deployment(ec.deployment_id) offset 0) e
-             where ec.sha = c.sha
-               and e.application_id = c.application_id and e.environment_id = c.environment_id
-               and e.voided_at is null
-               and e.deployed_at >= c.deployed_at and (e.deployed_at, e.id) > (c.deployed_at, c.id)
-             order by e.deployed_at, e.id
-             limit 1)
-      from commit_changes c where not c.newest
-  ) reached
-  where id is not null;
+  -- Each deployment once, with its previous's commit where known.
+  select array_agg(id), array_agg(previous_commit) into affected, previous_commits
+    from (select id, max(previous_commit) as previous_commit from (
+      select id, previous_commit from changes
+      union all
+      select (select n.id
+                from deployment_after(c.application_id, c.environment_id, c.deployed_at, c.id) n), null
+        from changes c where not c.appended
+      union all
+      select (select n.id
+                from commit_deployment_after(c.commit_hash, c.application_id, c.environment_id,
+                                             c.deployed_at, c.id) n), null
+        from changes c where not c.appended
+      union all
+      select id, null from commit_changes
+      union all
+      select (select e.id from deployment_commits ec
+                cross join lateral (select * from deployments probed where probed.id = canonical_deployment(ec.deployment_id) offset 0) e
+               where ec.sha = c.sha
+                 and e.application_id = c.application_id and e.environment_id = c.environment_id
+                 and e.voided_at is null
+                 and e.deployed_at >= c.deployed_at and (e.deployed_at, e.id) > (c.deployed_at, c.id)
+               order by e.deployed_at, e.id
+               limit 1), null
+        from commit_changes c where not c.appended
+    ) reached(id, previous_commit)
+    where id is not null
+    group by id) once;
 
   if affected is null then return; end if;
   delete from deployment_dora_facts where deployment_id = any(affected);
-  insert into deployment_dora_facts select * from dora_facts_of(affected);
+  insert into deployment_dora_facts select * from dora_facts_of(affected, previous_commits);
 end
 $function$;
 

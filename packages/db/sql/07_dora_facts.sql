@@ -74,16 +74,26 @@ select * from facts
 -- The rows of the given deployments (those recorded and not voided that hold something), each
 -- from a few index probes: the one before it and the latest earlier of its commit
 -- (04_stream_probes.sql), and per commit an earlier delivery (delivered_before).
-create or replace function dora_facts_of(ids uuid[])
+-- `previous_commits` holds, for each id, the commit of the deployment before it when the caller
+-- knows it (refresh_dora_facts does for a batch appended to its streams), or null: then it is
+-- probed. The earlier deployment of its commit is probed only where it decides the change type
+-- (a previous with another commit: a rollback or a forward).
+create or replace function dora_facts_of(ids uuid[], previous_commits text[])
 returns setof deployment_dora_facts
 language sql stable parallel safe as $$
   select facts.*
-    from deployments d
-    left join lateral deployment_before(d.application_id, d.environment_id, d.deployed_at, d.id)
-      as previous_of on true
-    left join lateral commit_deployment_before(d.commit_hash, d.application_id, d.environment_id,
-                                               d.deployed_at, d.id)
-      as earlier_same_commit on true
+    from unnest(ids, previous_commits) as given(id, previous_commit)
+    join deployments d on d.id = given.id
+    cross join lateral (
+      select coalesce(given.previous_commit,
+                      (select p.commit_hash
+                         from deployment_before(d.application_id, d.environment_id,
+                                                d.deployed_at, d.id) p)) as commit_hash) as previous_of
+    cross join lateral (
+      select case when previous_of.commit_hash <> d.commit_hash then
+               (select e.id
+                  from commit_deployment_before(d.commit_hash, d.application_id, d.environment_id,
+                                                d.deployed_at, d.id) e) end as id) as earlier_same_commit
     cross join lateral (
       select case when previous_of.commit_hash is null then 'initial'
                   when previous_of.commit_hash = d.commit_hash then 'redeploy'
@@ -107,7 +117,7 @@ language sql stable parallel safe as $$
              typed.change_type,
              case when typed.change_type = 'rollback' then earlier_same_commit.id end as rollback_target,
              delivered.reverts, delivered.lead_seconds) as facts
-   where d.id = any(ids) and d.voided_at is null
+   where d.voided_at is null
      and (facts.change_type <> 'forward' or facts.reverts or cardinality(facts.lead_seconds) > 0)
 $$;
 
@@ -120,61 +130,82 @@ $$;
 -- - the next deployment of the same commit (whether it is a rollback, and its target);
 -- - for each commit delivered there, the next deployment that delivers it too (whether it is
 --   the first delivery).
--- The newest deployment of its stream (its cell's latest: the read model is written first, in
--- the same transaction) has nothing after it, so none of the three is probed for it: a live
--- deployment, the usual one, costs no walk of the commit index for what comes after.
+-- `streams_before`: for a batch recorded, its streams' deployment_cells rows as they were before
+-- it (lock_cells_of). A deployment after its stream's latest then is appended: whatever follows
+-- it in its stream is of the batch, so none of the three is probed for it, and its previous is
+-- that latest or the batch's deployment before it. A live deployment, the usual one, costs no
+-- walk of the stream or commit index for what comes before or after it.
 -- Without JIT: its statements are index probes, which compiling would only slow.
-create or replace function refresh_dora_facts(moved uuid[], owners uuid[], shas text[])
+create or replace function refresh_dora_facts(moved uuid[], owners uuid[], shas text[],
+                                              streams_before deployment_cells[])
 returns void
 language plpgsql set jit = off as $$
 declare
   affected uuid[];
+  previous_commits text[];
 begin
-  with changes as (
-    select d.id, d.application_id, d.environment_id, d.deployed_at, d.commit_hash,
-           exists (select from deployment_cells cell
-                    where cell.workspace_id = d.workspace_id
-                      and cell.application_id = d.application_id
-                      and cell.environment_id = d.environment_id
-                      and cell.latest_id = d.id) as newest
-      from deployments d where d.id = any(moved)
+  with placed as (
+    -- The moved deployments among their streams' latest before them, in stream order: a
+    -- deployment after its stream's latest is appended, and the row before it is its previous.
+    select p.*,
+           coalesce(bool_or(p.is_latest_before) over earlier, false) as appended,
+           lag(p.commit_hash) over (partition by p.application_id, p.environment_id
+                                    order by p.deployed_at, p.id) as previous_commit
+      from (select d.id, d.application_id, d.environment_id, d.deployed_at, d.commit_hash,
+                   false as is_latest_before
+              from deployments d where d.id = any(moved)
+            union all
+            select c.latest_id, c.application_id, c.environment_id, c.latest_deployed_at,
+                   c.latest_commit_hash, true
+              from unnest(streams_before) c) p
+    window earlier as (partition by p.application_id, p.environment_id
+                       order by p.deployed_at, p.id
+                       rows between unbounded preceding and 1 preceding)
+  ),
+  changes as (
+    select id, application_id, environment_id, deployed_at, commit_hash, appended,
+           case when appended then previous_commit end as previous_commit
+      from placed where not is_latest_before
   ),
   commit_changes as (
-    select d.id, d.application_id, d.environment_id, d.deployed_at, c.sha, d.newest
+    select d.id, d.application_id, d.environment_id, d.deployed_at, c.sha, d.appended
       from changes d cross join lateral delivered_commits(d.id) c
     union
     select d.id, d.application_id, d.environment_id, d.deployed_at, given.sha, false
       from unnest(owners, shas) as given(owner, sha)
       join deployments d on d.id = canonical_deployment(given.owner)
   )
-  select array_agg(distinct id) into affected from (
-    select id from changes
-    union all
-    select (select n.id
-              from deployment_after(c.application_id, c.environment_id, c.deployed_at, c.id) n)
-      from changes c where not c.newest
-    union all
-    select (select n.id
-              from commit_deployment_after(c.commit_hash, c.application_id, c.environment_id,
-                                           c.deployed_at, c.id) n)
-      from changes c where not c.newest
-    union all
-    select id from commit_changes
-    union all
-    select (select e.id from deployment_commits ec
-              cross join lateral (select * from deployments probed where probed.id = canonical_deployment(ec.deployment_id) offset 0) e
-             where ec.sha = c.sha
-               and e.application_id = c.application_id and e.environment_id = c.environment_id
-               and e.voided_at is null
-               and e.deployed_at >= c.deployed_at and (e.deployed_at, e.id) > (c.deployed_at, c.id)
-             order by e.deployed_at, e.id
-             limit 1)
-      from commit_changes c where not c.newest
-  ) reached
-  where id is not null;
+  -- Each deployment once, with its previous's commit where known.
+  select array_agg(id), array_agg(previous_commit) into affected, previous_commits
+    from (select id, max(previous_commit) as previous_commit from (
+      select id, previous_commit from changes
+      union all
+      select (select n.id
+                from deployment_after(c.application_id, c.environment_id, c.deployed_at, c.id) n), null
+        from changes c where not c.appended
+      union all
+      select (select n.id
+                from commit_deployment_after(c.commit_hash, c.application_id, c.environment_id,
+                                             c.deployed_at, c.id) n), null
+        from changes c where not c.appended
+      union all
+      select id, null from commit_changes
+      union all
+      select (select e.id from deployment_commits ec
+                cross join lateral (select * from deployments probed where probed.id = canonical_deployment(ec.deployment_id) offset 0) e
+               where ec.sha = c.sha
+                 and e.application_id = c.application_id and e.environment_id = c.environment_id
+                 and e.voided_at is null
+                 and e.deployed_at >= c.deployed_at and (e.deployed_at, e.id) > (c.deployed_at, c.id)
+               order by e.deployed_at, e.id
+               limit 1), null
+        from commit_changes c where not c.appended
+    ) reached(id, previous_commit)
+    where id is not null
+    group by id) once;
 
   if affected is null then return; end if;
   delete from deployment_dora_facts where deployment_id = any(affected);
-  insert into deployment_dora_facts select * from dora_facts_of(affected);
+  insert into deployment_dora_facts select * from dora_facts_of(affected, previous_commits);
 end
 $$;

@@ -1,8 +1,8 @@
 -- The locks writers take so that concurrent transactions recording deployments, voids, repeated
 -- deliveries and commit lists neither miss each other's rows nor deadlock. Each trigger takes
 -- them in this order: the commit-arrivals lock of each workspace (by workspace id), then
--- deployment_cells rows (in key order: read_model_add upserts them so, lock_streams_of locks
--- them so).
+-- deployment_cells rows (in key order: lock_cells_of locks a batch's so, lock_streams_of those of
+-- other writers, and read_model_add upserts them so).
 
 -- Commit lists may arrive while their deployment is still queued. A list stored then and a
 -- batch recording its deployment must not miss each other (each in a snapshot without the
@@ -30,4 +30,19 @@ begin
    order by c.workspace_id, c.application_id, c.environment_id
    for update;
 end
+$$;
+
+-- Locks the deployment_cells rows of a batch's streams in key order, as read_model_add would, and
+-- returns them as they are: each stream's latest before the batch. A deployment of the batch
+-- after it has no stored deployment after it, and its previous is known without a probe
+-- (refresh_dora_facts). A stream with no row yet is not locked here (nothing to lock: a batch
+-- creating it concurrently waits on its key in read_model_add), and is not in the result.
+create or replace function lock_cells_of(batch deployments[]) returns deployment_cells[]
+language sql as $$
+  select coalesce(array_agg(locked.cell), '{}') from (
+    select c as cell from deployment_cells c
+     where (c.workspace_id, c.application_id, c.environment_id) in (
+       select b.workspace_id, b.application_id, b.environment_id from unnest(batch) b)
+     order by c.workspace_id, c.application_id, c.environment_id
+     for update) locked
 $$;

@@ -6,7 +6,8 @@
 --
 -- The order: the commit-arrivals lock, then the deployment_cells rows of the streams touched
 -- (08_write_locks.sql: the same order for every writer, so none deadlock), then the DORA facts,
--- which read those streams. The read model's step locks its cells as it writes them.
+-- which read those streams. A batch locks its cells before the read model writes them, and reads
+-- them as they were (lock_cells_of), for the DORA facts.
 --
 -- Dropping and creating a trigger locks its table (access exclusive) until the migrate step
 -- commits: the step re-applies these files only when they changed (docs/database.md).
@@ -14,15 +15,20 @@
 -- Deployments recorded (a batch).
 create or replace function deployments_after_insert() returns trigger
 language plpgsql as $$
+declare
+  batch deployments[] := array(select i::deployments from inserted i);
+  streams_before deployment_cells[];
 begin
   -- 1. The commit-arrivals lock of each workspace, shared: a commit list stored meanwhile for
   --    a deployment of this batch waits, then sees it.
   perform lock_commit_arrivals(w.workspace_id, false)
      from (select distinct i.workspace_id from inserted i order by 1) w;
-  -- 2. The read model: cells (locked in key order) and counts.
-  perform read_model_add(array(select i::deployments from inserted i));
-  -- 3. The DORA facts of the batch and of the deployments after it in its streams.
-  perform refresh_dora_facts(array(select i.id from inserted i), '{}', '{}');
+  -- 2. The cells of the batch's streams, locked in key order, as they were before it.
+  streams_before := lock_cells_of(batch);
+  -- 3. The read model: cells and counts.
+  perform read_model_add(batch);
+  -- 4. The DORA facts of the batch and of the deployments after it in its streams.
+  perform refresh_dora_facts(array(select i.id from inserted i), '{}', '{}', streams_before);
   return null;
 end
 $$;
@@ -40,7 +46,7 @@ begin
   -- 1. The read model, which locks the deployment's cell.
   perform read_model_remove(new);
   -- 2. The DORA facts of the deployments after it, which no longer follow it.
-  perform refresh_dora_facts(array[new.id], '{}', '{}');
+  perform refresh_dora_facts(array[new.id], '{}', '{}', '{}');
   return null;
 end
 $$;
@@ -89,7 +95,7 @@ begin
   -- 2. The cells of the deployments' streams.
   perform lock_streams_of(array(select distinct canonical_deployment(o) from unnest(owners) o));
   -- 3. The DORA facts.
-  perform refresh_dora_facts('{}', owners, shas);
+  perform refresh_dora_facts('{}', owners, shas, '{}');
   return null;
 end
 $$;
@@ -129,7 +135,7 @@ begin
   -- 2. The cells of the deployments repeated.
   perform lock_streams_of(array(select distinct a.deployment_id from inserted a));
   -- 3. The DORA facts.
-  perform refresh_dora_facts('{}', owners, shas);
+  perform refresh_dora_facts('{}', owners, shas, '{}');
   return null;
 end
 $$;

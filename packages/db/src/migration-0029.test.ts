@@ -87,7 +87,10 @@ test('0029 moves the latest day and week into the cells; the read model stays ex
     { rows: number }[]
   >`select count(*)::int as rows from deployment_counts`
 
-  expect((await applyMigrations(sql)).migrations.map(({ version }) => version)).toEqual([29])
+  // 0029 and the migrations after it, which leave the read model's rows as they are.
+  expect((await applyMigrations(sql)).migrations.map(({ version }) => version)).toEqual(
+    migrations.filter(({ version }) => version >= 29).map(({ version }) => version),
+  )
   // The cells and the blocks: this test left the DORA facts, which 0029 does not touch, empty.
   const checks = (await verifyReadModel(sql)).filter(
     ({ table }) => table !== 'deployment_dora_facts',
