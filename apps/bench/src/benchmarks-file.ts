@@ -23,18 +23,29 @@ function sectionOf(text: string, name: Section): { start: number; end: number } 
   return start >= 0 && end > start ? { start, end: end + endOf(name).length } : undefined
 }
 
+const SECTIONS: Section[] = ['drain', 'read', 'compare', 'dora']
+
+/**
+ * The file with its ingest part, everything before the first section, replaced by `markdown`.
+ * What follows stays as it is: the sections and the prose written by hand between and after
+ * them (how to read a section's figures, what changed for them), which no run regenerates.
+ */
+export function withIngestPart(text: string, markdown: string): string {
+  const starts = SECTIONS.map((name) => sectionOf(text, name)?.start ?? -1).filter(
+    (start) => start >= 0,
+  )
+  if (starts.length === 0) return `${markdown.trimEnd()}\n`
+  return `${markdown.trimEnd()}\n\n${text.slice(Math.min(...starts))}`
+}
+
 /**
  * docs/benchmarks.md holds parts refreshed apart: the ingest part (`bun apps/bench/src/main.ts`)
- * and, after it, sections between markers: the live drain (`bun run bench:drain`), reads and comparisons (`bun run bench:read`) and the
- * DORA keys (`bun run bench:dora`). Writes the ingest part and keeps the sections as they are.
+ * and, after it, sections between markers: the live drain (`bun run bench:drain`), reads and
+ * comparisons (`bun run bench:read`) and the DORA keys (`bun run bench:dora`). Writes the ingest
+ * part and keeps the rest.
  */
 export async function writeIngestPart(markdown: string): Promise<void> {
-  const text = await currentText()
-  const kept = (['drain', 'read', 'compare', 'dora'] as const)
-    .map((name) => sectionOf(text, name))
-    .flatMap((section) => (section ? [`\n${text.slice(section.start, section.end)}\n`] : []))
-    .join('')
-  await writeFile(FILE, `${markdown.trimEnd()}\n${kept}`)
+  await writeFile(FILE, withIngestPart(await currentText(), markdown))
 }
 
 /** Writes a section between its markers (appended the first time); the rest stays. */
