@@ -134,7 +134,7 @@ $$;
 -- it (lock_cells_of). A deployment after its stream's latest then is appended: whatever follows
 -- it in its stream is of the batch, so none of the three is probed for it, and its previous is
 -- that latest or the batch's deployment before it. A live deployment, the usual one, costs no
--- walk of the stream or commit index for what comes before or after it.
+-- walk of the stream index, and none of the commit index for what comes after it.
 -- Without JIT: its statements are index probes, which compiling would only slow.
 create or replace function refresh_dora_facts(moved uuid[], owners uuid[], shas text[],
                                               streams_before deployment_cells[])
