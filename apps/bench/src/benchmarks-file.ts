@@ -14,7 +14,8 @@ async function currentText(): Promise<string> {
 }
 
 /** The sections refreshed apart, in file order after the ingest part. */
-export type Section = 'drain' | 'read' | 'compare' | 'dora'
+const SECTIONS = ['drain', 'read', 'compare', 'dora'] as const
+export type Section = (typeof SECTIONS)[number]
 
 /** Where a section sits in the file, markers included, if it has one. */
 function sectionOf(text: string, name: Section): { start: number; end: number } | undefined {
@@ -22,8 +23,6 @@ function sectionOf(text: string, name: Section): { start: number; end: number } 
   const end = text.indexOf(endOf(name), start)
   return start >= 0 && end > start ? { start, end: end + endOf(name).length } : undefined
 }
-
-const SECTIONS: Section[] = ['drain', 'read', 'compare', 'dora']
 
 /**
  * The file with its ingest part, everything before the first section, replaced by `markdown`.
