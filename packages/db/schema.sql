@@ -932,15 +932,9 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.lock_streams_of(ids uuid[])
  RETURNS void
- LANGUAGE plpgsql
+ LANGUAGE sql
 AS $function$
-begin
-  perform 1 from deployment_cells c
-   where (c.workspace_id, c.application_id, c.environment_id) in (
-     select d.workspace_id, d.application_id, d.environment_id from deployments d where d.id = any(ids))
-   order by c.workspace_id, c.application_id, c.environment_id
-   for update;
-end
+  select lock_cells_of(array(select d from deployments d where d.id = any(ids)));
 $function$;
 
 CREATE OR REPLACE FUNCTION public.merge_block_counts(a text, b text)

@@ -1,8 +1,8 @@
 -- The locks writers take so that concurrent transactions recording deployments, voids, repeated
 -- deliveries and commit lists neither miss each other's rows nor deadlock. Each trigger takes
 -- them in this order: the commit-arrivals lock of each workspace (by workspace id), then
--- deployment_cells rows (in key order: lock_cells_of locks a batch's so, lock_streams_of those of
--- other writers, and read_model_add upserts them so).
+-- deployment_cells rows (in key order: lock_cells_of locks them so, for a batch and through
+-- lock_streams_of for other writers, and read_model_add upserts them so).
 
 -- Commit lists may arrive while their deployment is still queued. A list stored then and a
 -- batch recording its deployment must not miss each other (each in a snapshot without the
@@ -19,22 +19,10 @@ begin
 end
 $$;
 
--- Locks the deployment_cells rows of these deployments' streams in key order, so that no other
--- writer changes those streams until commit.
-create or replace function lock_streams_of(ids uuid[]) returns void
-language plpgsql as $$
-begin
-  perform 1 from deployment_cells c
-   where (c.workspace_id, c.application_id, c.environment_id) in (
-     select d.workspace_id, d.application_id, d.environment_id from deployments d where d.id = any(ids))
-   order by c.workspace_id, c.application_id, c.environment_id
-   for update;
-end
-$$;
-
--- Locks the deployment_cells rows of a batch's streams in key order, as read_model_add would, and
--- returns them as they are: each stream's latest before the batch. A deployment of the batch
--- after it has no stored deployment after it, and its previous is known without a probe
+-- Locks the deployment_cells rows of these deployments' streams in key order, as read_model_add
+-- would, so that no other writer changes those streams until commit, and returns them as they
+-- are. For a batch being recorded, that is each stream's latest before it: a deployment of the
+-- batch after it has no stored deployment after it, and its previous is known without a probe
 -- (refresh_dora_facts). A stream with no row yet is not locked here (nothing to lock: a batch
 -- creating it concurrently waits on its key in read_model_add), and is not in the result.
 create or replace function lock_cells_of(batch deployments[]) returns deployment_cells[]
@@ -45,4 +33,10 @@ language sql as $$
        select b.workspace_id, b.application_id, b.environment_id from unnest(batch) b)
      order by c.workspace_id, c.application_id, c.environment_id
      for update) locked
+$$;
+
+-- The same for deployments stored, by id (a void, a commit list, a repeated delivery).
+create or replace function lock_streams_of(ids uuid[]) returns void
+language sql as $$
+  select lock_cells_of(array(select d from deployments d where d.id = any(ids)));
 $$;
