@@ -2,7 +2,7 @@ import { serveOperational, stopOperational } from '@shiplog/ops-http'
 import { logLine } from '@shiplog/ops-http/log'
 import { stopOnSignals } from '@shiplog/ops-http/shutdown'
 import type { ApiEnv } from './env.ts'
-import { listen, runtime } from './lib/listener.ts'
+import { listen, runtime } from './server/listener.ts'
 import type { Api } from './wiring.ts'
 
 /**

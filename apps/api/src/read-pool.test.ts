@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from 'bun:test'
 import { createSql } from '@shiplog/db/client'
 import { loadApiEnv } from './env.ts'
-import type { ReadSlots } from './plugins/rate-limit/read-slots.ts'
+import type { ReadSlots } from './kernel/read-slots.ts'
 import { createReadPool } from './read-pool.ts'
 
 // Nothing here connects: postgres.js opens a connection on a pool's first query.

@@ -1,6 +1,6 @@
 import { createSql, type Sql } from '@shiplog/db/client'
 import type { ApiEnv } from './env.ts'
-import { ReadSlots } from './plugins/rate-limit/read-slots.ts'
+import { ReadSlots } from './kernel/read-slots.ts'
 
 /** Where the read endpoints query, and the slots that bound them. */
 export interface ReadPool {

@@ -12,8 +12,6 @@ import {
 import type { Enqueuer } from './enqueue/enqueuer.ts'
 import type { ApiEnv } from './env.ts'
 import { createHttpApp } from './http-app.ts'
-import { clientAddressFrom } from './lib/client-address.ts'
-import { withDeadline } from './lib/deadline.ts'
 import { OidcClient } from './modules/access/oidc-client.ts'
 import { signInSettingsOf } from './modules/access/sign-in-settings.ts'
 import { Readiness } from './modules/health/readiness.ts'
@@ -21,6 +19,8 @@ import { compressed } from './modules/web/compression.ts'
 import { createApiMetrics } from './plugins/prometheus/index.ts'
 import { noteAnsweredOutside } from './plugins/response-status/index.ts'
 import { createReadPool } from './read-pool.ts'
+import { clientAddressFrom } from './server/client-address.ts'
+import { withDeadline } from './server/deadline.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

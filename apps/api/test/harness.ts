@@ -6,7 +6,7 @@ import type { Scope } from '@shiplog/schema'
 import { loadWorkerEnv } from '@shiplog/worker/env'
 import { createWorker } from '@shiplog/worker/worker'
 import { loadApiEnv } from '../src/env.ts'
-import { listen } from '../src/lib/listener.ts'
+import { listen } from '../src/server/listener.ts'
 import { wireApi } from '../src/wiring.ts'
 
 /**

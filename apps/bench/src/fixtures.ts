@@ -1,4 +1,4 @@
-import { uuidv7 } from '@shiplog/api/lib/uuidv7'
+import { uuidv7 } from '@shiplog/api/kernel/uuidv7'
 import type { DeploymentJob } from '@shiplog/schema'
 
 const COMMIT = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3'

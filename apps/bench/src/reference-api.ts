@@ -3,7 +3,7 @@
 import type { Enqueuer } from '@shiplog/api/enqueue/enqueuer'
 import { toJob } from '@shiplog/api/enqueue/job-payload'
 import { loadApiEnv } from '@shiplog/api/env'
-import { uuidv7 } from '@shiplog/api/lib/uuidv7'
+import { uuidv7 } from '@shiplog/api/kernel/uuidv7'
 import { runApi } from '@shiplog/api/lifecycle'
 import { wireApi } from '@shiplog/api/wiring'
 import { DEPLOYMENTS_QUEUE, PgBoss } from '@shiplog/db/queue'

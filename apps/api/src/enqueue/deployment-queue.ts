@@ -2,7 +2,7 @@ import type { Sql, Tx } from '@shiplog/db/client'
 import { isDatabaseUnavailable, isPostgresError, neverReachedDatabase } from '@shiplog/db/errors'
 import { insertIntoInbox } from '@shiplog/db/queries/deployment-inbox'
 import type { PgBoss } from '@shiplog/db/queue'
-import { uuidv7 } from '../lib/uuidv7.ts'
+import { uuidv7 } from '../kernel/uuidv7.ts'
 import { CommitCheck } from './commit-check.ts'
 import {
   type AcceptedDeployment,

@@ -1,11 +1,11 @@
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { NoQuery } from '@shiplog/schema'
 import { Elysia } from 'elysia'
-import { type BodyLimits, readJsonBody, readOptionalJsonBody } from '../lib/json-body.ts'
-import { pathOf, queryOf } from '../lib/parameters.ts'
 import type { auth } from '../plugins/auth/index.ts'
 import { requireScope } from '../plugins/auth/scopes.ts'
 import type { rateLimit } from '../plugins/rate-limit/index.ts'
+import { type BodyLimits, readJsonBody, readOptionalJsonBody } from './json-body.ts'
+import { pathOf, queryOf } from './parameters.ts'
 import type { BodyDeclaration, Route, RouteContract, RouteDeps } from './route.ts'
 
 /** What the registrar needs besides what the handlers need. */

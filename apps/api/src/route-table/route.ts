@@ -3,8 +3,8 @@ import type { PgBoss } from '@shiplog/db/queue'
 import type { NoQuery, Scope } from '@shiplog/schema'
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { Enqueuer } from '../enqueue/enqueuer.ts'
-import type { ReadClients } from '../modules/deployments/service.ts'
-import type { ReadSlots } from '../plugins/rate-limit/read-slots.ts'
+import type { ReadSlots } from '../kernel/read-slots.ts'
+import type { ReadClients } from '../kernel/workspace.ts'
 import type { Answer } from './answers.ts'
 
 /** The groups of operations, in the order the document and its page list them. */

@@ -1,4 +1,4 @@
-import { createUuidV7 } from '@shiplog/api/lib/uuidv7'
+import { createUuidV7 } from '@shiplog/api/kernel/uuidv7'
 import type { Sql } from '@shiplog/db/client'
 import type { DeploymentJob } from '@shiplog/schema'
 

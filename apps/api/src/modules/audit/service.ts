@@ -2,7 +2,7 @@ import type { Sql } from '@shiplog/db/client'
 import { auditEventsOf, listAuditEvents } from '@shiplog/db/queries/audit-events'
 import { encodeCursor } from '@shiplog/schema'
 import type { AuditEvent, AuditPage, ListAuditQuery } from '@shiplog/schema/audit'
-import type { Workspace } from '../deployments/service.ts'
+import type { Workspace } from '../../kernel/workspace.ts'
 
 /** `GET /v1/audit`: one page of the workspace's audit trail, newest first. */
 export async function listWorkspaceAudit(

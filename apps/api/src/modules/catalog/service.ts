@@ -15,7 +15,7 @@ import {
   nameKey,
   validateEnvironmentPlace,
 } from '@shiplog/schema'
-import { problems } from '../../plugins/problem/index.ts'
+import { problems } from '../../kernel/problems.ts'
 
 const repositoryKey = ({ repository }: ByRepositoryQuery) =>
   repository === undefined ? undefined : nameKey(repository)

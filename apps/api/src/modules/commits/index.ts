@@ -1,6 +1,6 @@
 import { FirstDeliveryPage, ListCommitsQuery } from '@shiplog/schema'
-import { preferredType } from '../../lib/accept.ts'
-import { csvResponse, refusePaging } from '../../lib/csv-response.ts'
+import { preferredType } from '../../kernel/accept.ts'
+import { csvResponse, refusePaging } from '../../kernel/csv.ts'
 import { READ_ERRORS } from '../../route-table/answers.ts'
 import { route } from '../../route-table/route.ts'
 import { COMMIT_CSV_COLUMNS, exportWorkspaceCommits, listWorkspaceCommits } from './service.ts'

@@ -15,9 +15,9 @@ import {
   type ListCommitsQuery,
   nameKey,
 } from '@shiplog/schema'
-import { csvLines } from '../deployments/csv.ts'
+import { csvLines } from '../../kernel/csv.ts'
+import type { ReadClients, Workspace } from '../../kernel/workspace.ts'
 import { EXPORT_OPTIONS } from '../deployments/export.ts'
-import type { ReadClients, Workspace } from '../deployments/service.ts'
 
 /** The columns of a commits CSV, in order: the fields of a list's items. */
 export const COMMIT_CSV_COLUMNS = [

@@ -1,5 +1,5 @@
 import { CompareQuery, Comparison } from '@shiplog/schema'
-import { preferredType } from '../../lib/accept.ts'
+import { preferredType } from '../../kernel/accept.ts'
 import { problem, READ_ERRORS } from '../../route-table/answers.ts'
 import { route } from '../../route-table/route.ts'
 import { releaseNotes } from './release-notes.ts'

@@ -8,7 +8,7 @@ import {
   type StreamComparison,
 } from '@shiplog/db/queries/compare'
 import { type CompareQuery, type Comparison, commitUrl, nameKey } from '@shiplog/schema'
-import { problems } from '../../plugins/problem/index.ts'
+import { problems } from '../../kernel/problems.ts'
 
 /** How far one comparison reads: 100 deployments of `from`, 1,000 commits answered. */
 export const COMPARE_LIMITS: CompareLimits = { walk: 100, commits: 1_000 }

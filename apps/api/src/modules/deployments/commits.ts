@@ -6,8 +6,9 @@ import {
 } from '@shiplog/db/queries/deployment-commits'
 import type { PgBoss } from '@shiplog/db/queue'
 import { type DeploymentCommits, validateDeploymentCommits } from '@shiplog/schema'
-import { problems } from '../../plugins/problem/index.ts'
-import { getDeployment, type ReadClients } from './service.ts'
+import { problems } from '../../kernel/problems.ts'
+import type { ReadClients } from '../../kernel/workspace.ts'
+import { getDeployment } from './service.ts'
 
 /** A body of 5,000 commits is about 800 KB; the deployment body limit (64 KiB) would refuse it. */
 export const COMMITS_BODY_MAX_BYTES = 2 * 1024 * 1024

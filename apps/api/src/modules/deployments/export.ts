@@ -1,11 +1,12 @@
 import { exportDeployments } from '@shiplog/db/queries/deployment-export'
 import { listUnrecordedDeployments } from '@shiplog/db/queries/unrecorded-deployments'
 import type { ListDeploymentsQuery, PageCursor } from '@shiplog/schema'
-import { csvResponse, refusePaging } from '../../lib/csv-response.ts'
-import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
+import { csvResponse, refusePaging } from '../../kernel/csv.ts'
+import type { ReadSlots } from '../../kernel/read-slots.ts'
+import type { ReadClients, Workspace } from '../../kernel/workspace.ts'
 import { DEPLOYMENT_CSV_HEADER, deploymentCsvLines } from './csv.ts'
 import { jobStatus } from './queue-status.ts'
-import { type ReadClients, resolvedFiltersOf, type Workspace } from './service.ts'
+import { resolvedFiltersOf } from './service.ts'
 
 /** How an export reads: 1,000 rows at a time, for at most 15 minutes. */
 export const EXPORT_OPTIONS = { chunk: 500, timeoutMs: 15 * 60_000 }

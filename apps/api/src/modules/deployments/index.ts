@@ -10,7 +10,7 @@ import {
   DeploymentVoidInput,
   ListDeploymentsQuery,
 } from '@shiplog/schema'
-import { preferredType } from '../../lib/accept.ts'
+import { preferredType } from '../../kernel/accept.ts'
 import { keyActor } from '../../plugins/auth/index.ts'
 import {
   problem,

@@ -1,6 +1,5 @@
 import type { Sql } from '@shiplog/db/client'
 import { findChangeFailures } from '@shiplog/db/dora/change-failures'
-import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { type Actor, recordAuditEvent } from '@shiplog/db/queries/audit-events'
 import { productionEnvironments } from '@shiplog/db/queries/catalog'
 import {
@@ -25,7 +24,8 @@ import {
 } from '@shiplog/schema'
 import type { Enqueuer } from '../../enqueue/enqueuer.ts'
 import { fingerprintOf, parseIdempotencyKey } from '../../enqueue/idempotency.ts'
-import { problems } from '../../plugins/problem/index.ts'
+import { problems } from '../../kernel/problems.ts'
+import type { ReadClients, Workspace } from '../../kernel/workspace.ts'
 import { findQueueStatus, jobStatus } from './queue-status.ts'
 
 /**
@@ -67,18 +67,6 @@ export async function acceptDeployment(
     )
   }
   return outcome.id
-}
-
-/** The workspace a request acts in: a key's, or a signed-in person's. */
-export type Workspace = Pick<KeyOwner, 'workspaceId'>
-
-/**
- * The two pools a read may use: `replica` (DATABASE_READ_URL, else the primary itself) for
- * recorded deployments, `primary` for the queue and for rows the replica may not have yet.
- */
-export interface ReadClients {
-  replica: Sql
-  primary: Sql
 }
 
 /** A recorded deployment as a receipt; `changeFailure` from findChangeFailures. */

@@ -4,7 +4,7 @@ import { DAY_MICROS } from '@shiplog/db/dora/time-units'
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { productionEnvironments } from '@shiplog/db/queries/catalog'
 import { type DoraMetrics, type DoraQuery, nameKey } from '@shiplog/schema'
-import { problems } from '../../plugins/problem/index.ts'
+import { problems } from '../../kernel/problems.ts'
 import { windowOf } from './request-window.ts'
 
 const DEFAULT_SPAN = 12n * 7n * DAY_MICROS

@@ -1,6 +1,6 @@
 import { DeploymentFrequency, DoraMetrics, DoraQuery, FrequencyQuery } from '@shiplog/schema'
-import { preferredType } from '../../lib/accept.ts'
-import { csvHeaders } from '../../lib/csv-response.ts'
+import { preferredType } from '../../kernel/accept.ts'
+import { csvHeaders } from '../../kernel/csv.ts'
 import { problem, READ_ERRORS } from '../../route-table/answers.ts'
 import { route } from '../../route-table/route.ts'
 import { doraMetricsOf } from './five-keys-service.ts'

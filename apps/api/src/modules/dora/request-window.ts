@@ -1,5 +1,5 @@
 import { EARLIEST_MICROS, type Instant, instantFromDate, instantFromMicros } from '@shiplog/schema'
-import { problems } from '../../plugins/problem/index.ts'
+import { problems } from '../../kernel/problems.ts'
 
 /**
  * The window [since, until) of a metrics request: `until` defaults to now and `since` to

@@ -1,5 +1,5 @@
 import type { DoraFigures, DoraMetrics } from '@shiplog/schema'
-import { csvLines } from '../deployments/csv.ts'
+import { csvLines } from '../../kernel/csv.ts'
 
 /** The columns of the DORA CSV: a bucket's start, then each figure by its JSON path. */
 export const DORA_CSV_COLUMNS = [

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { problemResponse, problems } from '../../plugins/problem/index.ts'
+import { problemResponse, problems } from '../../kernel/problems.ts'
 import type { Readiness } from './readiness.ts'
 
 /** `GET /healthz` (the process is alive) and `GET /readyz` (it can do its job). */

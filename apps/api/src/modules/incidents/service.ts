@@ -29,9 +29,9 @@ import {
   validateBody,
 } from '@shiplog/schema'
 import type { TObject } from '@sinclair/typebox'
-import { uuidv7 } from '../../lib/uuidv7.ts'
-import { problems } from '../../plugins/problem/index.ts'
-import type { Workspace } from '../deployments/service.ts'
+import { problems } from '../../kernel/problems.ts'
+import { uuidv7 } from '../../kernel/uuidv7.ts'
+import type { Workspace } from '../../kernel/workspace.ts'
 
 const text = (value: BodyValue | undefined) => value as string | undefined
 const instant = (value: BodyValue | undefined) => value as Instant | null | undefined

@@ -1,9 +1,10 @@
 import type { Sql } from '@shiplog/db/client'
 import type { PgBoss } from '@shiplog/db/queue'
 import type { LogLine } from '@shiplog/ops-http/log'
-import type { ClientAddress, KeyLookup } from '../../plugins/auth/index.ts'
+import type { ReadSlots } from '../../kernel/read-slots.ts'
+import type { KeyLookup } from '../../plugins/auth/index.ts'
 import type { AddressLimiter } from '../../plugins/rate-limit/address-limiter.ts'
-import type { ReadSlots } from '../../plugins/rate-limit/read-slots.ts'
+import type { ClientAddress } from '../../server/client-address.ts'
 import type { OidcClient } from '../access/oidc-client.ts'
 import type { SignInSettings } from '../access/sign-in-settings.ts'
 

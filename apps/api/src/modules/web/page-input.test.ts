@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
 import { ListDeploymentsQuery } from '@shiplog/schema'
-import { HttpProblem } from '../../plugins/problem/index.ts'
+import { HttpProblem } from '../../kernel/problems.ts'
 import { formOf, pageQuery, parametersOf, pathId } from './page-input.ts'
 
 const ID = '0190f3c4-8a5e-7b2c-9d41-3f6a2b1c0d9e'

@@ -2,7 +2,7 @@
 // input, so a value the API refuses with a 422 is refused by the page with the same errors.
 import { parseParameters, UUID } from '@shiplog/schema'
 import type { Static, TObject } from '@sinclair/typebox'
-import { problems } from '../../plugins/problem/index.ts'
+import { problems } from '../../kernel/problems.ts'
 
 /** The query of a page URL, without the empty fields a GET form sends. */
 export function pageQuery(url: URL): URLSearchParams {

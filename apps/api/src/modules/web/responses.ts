@@ -1,5 +1,5 @@
 // How the dashboard answers a browser: a page, a problem shown as a page, or a redirect.
-import type { HttpProblem } from '../../plugins/problem/index.ts'
+import type { HttpProblem } from '../../kernel/problems.ts'
 import { safeRedirectTarget } from './safe-redirect.ts'
 import type { Html } from './views/html.ts'
 import { layout, type Viewer } from './views/layout.ts'

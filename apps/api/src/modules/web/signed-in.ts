@@ -1,6 +1,6 @@
 import type { DashboardSession } from '@shiplog/db/queries/dashboard-sessions'
 import { allows, type Scope } from '@shiplog/schema'
-import { HttpProblem, problems } from '../../plugins/problem/index.ts'
+import { HttpProblem, problems } from '../../kernel/problems.ts'
 import type { WebDeps } from './deps.ts'
 import { formOf } from './page-input.ts'
 import { type Principal, principalOf } from './principal.ts'

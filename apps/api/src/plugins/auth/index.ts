@@ -1,13 +1,11 @@
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import type { Actor } from '@shiplog/db/queries/audit-events'
 import { Elysia } from 'elysia'
-import { type HttpProblem, problems } from '../problem/index.ts'
+import { type HttpProblem, problems } from '../../kernel/problems.ts'
+import type { ClientAddress } from '../../server/client-address.ts'
 import type { AddressLimiter } from '../rate-limit/address-limiter.ts'
 import { annotateRequest } from '../request-log/index.ts'
 import type { KeyStore } from './key-store.ts'
-
-/** Tells apart clients that send no valid key, for the per-address limit. */
-export type ClientAddress = (request: Request, server: unknown) => string
 
 /** What auth asks of the keys: a `KeyStore`, or a stand-in in tests. */
 export type KeyLookup = Pick<KeyStore, 'cachedOwner' | 'mightBeValid' | 'mayExist' | 'verify'>

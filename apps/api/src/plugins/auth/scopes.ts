@@ -1,6 +1,6 @@
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { allows, type Scope } from '@shiplog/schema'
-import { problems } from '../problem/index.ts'
+import { problems } from '../../kernel/problems.ts'
 
 const WHAT: Record<Scope, string> = {
   'deployments:write': 'record deployments',

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
 import { CommitOutcomeUnknown, QueueUnavailable } from '../../enqueue/enqueuer.ts'
-import { problemDetails, problems } from './index.ts'
+import { problems } from '../../kernel/problems.ts'
+import { problemDetails } from './index.ts'
 
 /** An app with only the problem plugin, whose one route throws `error`. */
 function appThrowing(error: unknown) {

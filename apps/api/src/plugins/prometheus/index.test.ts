@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
-import { problemDetails, problems } from '../problem/index.ts'
+import { problems } from '../../kernel/problems.ts'
+import { problemDetails } from '../problem/index.ts'
 import { noteAnsweredOutside } from '../response-status/index.ts'
 import { createApiMetrics, prometheus } from './index.ts'
 

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
+import { problems } from '../../kernel/problems.ts'
 import type { auth } from '../auth/index.ts'
-import { problems } from '../problem/index.ts'
 import type { LeasedRateLimiter } from './leased-limiter.ts'
 import type { BucketShape } from './token-bucket.ts'
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
-import { problemDetails, problems } from '../problem/index.ts'
+import { problems } from '../../kernel/problems.ts'
+import { problemDetails } from '../problem/index.ts'
 import { annotateRequest, requestLog } from './index.ts'
 
 /** An app with the request log (and the problem plugin, for an error's status); its lines. */

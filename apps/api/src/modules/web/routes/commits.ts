@@ -1,6 +1,6 @@
 import { ListCommitsQuery } from '@shiplog/schema'
 import { Elysia } from 'elysia'
-import { csvResponse } from '../../../lib/csv-response.ts'
+import { csvResponse } from '../../../kernel/csv.ts'
 import { exportWorkspaceCommits, listWorkspaceCommits } from '../../commits/service.ts'
 import type { WebDeps } from '../deps.ts'
 import { pageQuery, parametersOf } from '../page-input.ts'

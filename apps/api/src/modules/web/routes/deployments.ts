@@ -8,7 +8,7 @@ import {
   validateBody,
 } from '@shiplog/schema'
 import { Elysia } from 'elysia'
-import { HttpProblem } from '../../../plugins/problem/index.ts'
+import { HttpProblem } from '../../../kernel/problems.ts'
 import { historyOf } from '../../audit/service.ts'
 import { deploymentCommitsOf } from '../../deployments/commits.ts'
 import { exportWorkspaceDeployments } from '../../deployments/export.ts'

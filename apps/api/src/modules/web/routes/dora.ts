@@ -1,7 +1,7 @@
 import { listEnvironments } from '@shiplog/db/queries/catalog'
 import { DoraQuery } from '@shiplog/schema'
 import { Elysia } from 'elysia'
-import { csvHeaders } from '../../../lib/csv-response.ts'
+import { csvHeaders } from '../../../kernel/csv.ts'
 import { doraMetricsOf } from '../../dora/five-keys-service.ts'
 import { doraSeriesCsv } from '../../dora/series-csv.ts'
 import type { WebDeps } from '../deps.ts'

@@ -1,7 +1,7 @@
 import { listEnvironments } from '@shiplog/db/queries/catalog'
 import { ListIncidentsQuery } from '@shiplog/schema'
 import { Elysia } from 'elysia'
-import { HttpProblem } from '../../../plugins/problem/index.ts'
+import { HttpProblem } from '../../../kernel/problems.ts'
 import { historyOf } from '../../audit/service.ts'
 import {
   changeIncident,

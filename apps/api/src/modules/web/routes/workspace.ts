@@ -1,6 +1,6 @@
 import { ensureWorkspace } from '@shiplog/db/queries/workspaces'
 import { Elysia } from 'elysia'
-import { problems } from '../../../plugins/problem/index.ts'
+import { problems } from '../../../kernel/problems.ts'
 import type { WebDeps } from '../deps.ts'
 import { redirect } from '../responses.ts'
 import { moveSession } from '../session.ts'

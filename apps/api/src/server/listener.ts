@@ -1,5 +1,5 @@
 // The socket side of the API: Bun.serve or Deno.serve behind one `listen`. `lifecycle.ts` runs it.
-import { problemResponse, problems } from '../plugins/problem/index.ts'
+import { problemResponse, problems } from '../kernel/problems.ts'
 import { rememberRemoteAddress } from './client-address.ts'
 import type { Handler } from './deadline.ts'
 

@@ -1,4 +1,4 @@
-import { HttpProblem, problems } from '../plugins/problem/index.ts'
+import { HttpProblem, problems } from '../kernel/problems.ts'
 
 /** Limits for reading a request body. */
 export interface BodyLimits {

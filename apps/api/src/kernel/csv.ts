@@ -1,6 +1,34 @@
-import { problems } from '../plugins/problem/index.ts'
-import type { ReadSlots } from '../plugins/rate-limit/read-slots.ts'
+import { problems } from './problems.ts'
 import { pushedStream } from './pushed-stream.ts'
+import type { ReadSlots } from './read-slots.ts'
+
+// A spreadsheet runs a cell that starts like a formula; a leading ' makes it text (OWASP's advice
+// for CSV injection). Pipelines name apps and write descriptions, so any cell may.
+const FORMULA_START = /^[=+\-@\t\r]/
+
+/** One field as RFC 4180 writes it: quoted when it holds a quote, comma or line break. */
+export function csvField(value: string | null): string {
+  if (value === null) return ''
+  const text = FORMULA_START.test(value) ? `'${value}` : value
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+}
+
+/** Records as CSV lines, `columns` in order (CRLF ends each, as RFC 4180 has it). */
+export function csvLines<C extends string>(
+  columns: readonly C[],
+  records: readonly { [column in C]?: string | number | null }[],
+): string {
+  let text = ''
+  for (const record of records) {
+    text += `${columns.map((column) => cellOf(record[column])).join(',')}\r\n`
+  }
+  return text
+}
+
+// A number is written as it is: a negative one (a lead time a skewed clock made negative) is a
+// number to a spreadsheet, not a formula, and must read back as the JSON's.
+const cellOf = (value: string | number | null | undefined) =>
+  typeof value === 'number' ? String(value) : csvField(value ?? null)
 
 /**
  * A 422 for `limit` or `cursor` given to an export (`Accept: text/csv`), which answers every

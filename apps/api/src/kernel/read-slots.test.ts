@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { HttpProblem } from '../problem/index.ts'
+import { HttpProblem } from './problems.ts'
 import { ReadSlots } from './read-slots.ts'
 
 function gate() {

@@ -97,3 +97,20 @@ export const problems = {
       { 'Retry-After': '5' },
     ),
 }
+
+const PROBLEM_JSON = 'application/problem+json'
+
+/** Renders a problem, keeping headers already set for this request (rate-limit, request id). */
+export function problemResponse(
+  problem: HttpProblem,
+  baseHeaders: Record<string, unknown> = {},
+): Response {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(baseHeaders)) {
+    if (typeof value === 'string') headers.set(name, value)
+    else if (typeof value === 'number') headers.set(name, String(value))
+  }
+  for (const [name, value] of Object.entries(problem.headers)) headers.set(name, value)
+  headers.set('Content-Type', PROBLEM_JSON)
+  return new Response(JSON.stringify(problem.toBody()), { status: problem.status, headers })
+}

@@ -1,4 +1,5 @@
-import type { ClientAddress } from '../plugins/auth/index.ts'
+/** Tells apart clients that send no valid key, for the per-address limit. */
+export type ClientAddress = (request: Request, server: unknown) => string
 
 interface RequestIpServer {
   requestIP?: (request: Request) => { address: string } | null

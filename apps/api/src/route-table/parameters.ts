@@ -1,6 +1,6 @@
 import { type ParameterSource, parseParameters } from '@shiplog/schema'
 import type { Static, TObject } from '@sinclair/typebox'
-import { problems } from '../plugins/problem/index.ts'
+import { problems } from '../kernel/problems.ts'
 
 function parsed<T extends TObject>(schema: T, source: ParameterSource): Static<T> {
   const result = parseParameters(schema, source)

@@ -1,4 +1,4 @@
-import { problems } from '../problem/index.ts'
+import { problems } from './problems.ts'
 
 /** How many reads may run at once. */
 export interface ReadSlotLimits {

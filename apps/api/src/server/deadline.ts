@@ -1,4 +1,4 @@
-import { problemResponse, problems } from '../plugins/problem/index.ts'
+import { problemResponse, problems } from '../kernel/problems.ts'
 
 /** Answers a request; the shape of `app.fetch`. */
 export type Handler = (request: Request) => Response | Promise<Response>
