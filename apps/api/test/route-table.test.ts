@@ -4,7 +4,7 @@ import { SCOPES, type Scope } from '@shiplog/schema'
 import type { TObject } from '@sinclair/typebox'
 import type { Route } from '../src/route-table/route.ts'
 import { API_ROUTES, OTHER_ROUTES } from '../src/route-table/table.ts'
-import { type Harness, startHarness } from './harness.ts'
+import { type Harness, startHarness, validDeployment } from './harness.ts'
 
 // The route table is the API's contract: what the app registers, what /openapi.json publishes and
 // what each registered route checks must all be the table, route for route. A route registered
@@ -93,7 +93,7 @@ test('each operation’s parameters are its route’s path, query and header sch
     const expected = [
       ...parameterRows(route.params, 'path'),
       ...parameterRows(query, 'query'),
-      ...parameterRows(route.headers, 'header'),
+      ...parameterRows(route.headers?.schema, 'header'),
     ]
     const parameters: Json[] = operationOf(route).parameters ?? []
     expect({
@@ -194,4 +194,88 @@ test('every registered route enforces the scope, query and path its entry declar
       }).toEqual({ where, status: 422, named: true })
     }
   }
+})
+
+/**
+ * Runs `work` with every route's handler replaced by one that records what it was handed, so a
+ * test sees whether a request reached its handler at all. The registrar calls `route.handle` at
+ * each request, so the swap needs no new app; the handlers are put back after.
+ */
+async function withRecordedHandlers(work: (reached: Map<Route, unknown[]>) => Promise<void>) {
+  const reached = new Map<Route, unknown[]>()
+  const handlers = API_ROUTES.map((route) => route.handle)
+  API_ROUTES.forEach((route) => {
+    const recording = route as { handle: Route['handle'] }
+    recording.handle = (input) => {
+      reached.set(route, [...(reached.get(route) ?? []), input.body])
+      // Each route's one 2xx, with a body its answer may carry: what is sent back is not asserted.
+      return {}
+    }
+  })
+  try {
+    await work(reached)
+  } finally {
+    API_ROUTES.forEach((route, index) => {
+      ;(route as { handle: Route['handle'] }).handle = handlers[index] as Route['handle']
+    })
+  }
+}
+
+const bodiedRoutes = API_ROUTES.filter((route) => route.body !== undefined)
+
+test('each declared body is checked before its handler runs: a body its check refuses never reaches the handler', async () => {
+  expect(bodiedRoutes.length).toBeGreaterThanOrEqual(6)
+  await withRecordedHandlers(async (reached) => {
+    for (const route of bodiedRoutes) {
+      const where = operationName(route.method, route.path)
+      const path = examplePath(operationOf(route), route.path)
+      const key = keys.get('admin') as string
+      // JSON, but refused by every check: each body is a JSON object of known fields.
+      for (const body of [[], { notAField: 'x' }, 'text', null]) {
+        const response = await h.send(route.method, path, { key, body })
+        const problem = await response.json()
+        expect({ where, body, status: response.status, type: problem.type }).toEqual({
+          where,
+          body,
+          status: 422,
+          type: '/problems/validation-failed',
+        })
+        expect({ where, errors: problem.errors.length > 0 }).toEqual({ where, errors: true })
+      }
+    }
+    expect([...reached.keys()].map((route) => route.operationId)).toEqual([])
+  })
+})
+
+test('a body its check accepts reaches the handler as the check left it, and a bad declared header stops it too', async () => {
+  const createDeployment = API_ROUTES.find((route) => route.operationId === 'createDeployment')
+  await withRecordedHandlers(async (reached) => {
+    const key = keys.get('deployments:write') as string
+    const sent = validDeployment({ commitHash: 'A94A8FE5CCB19BA61C4C0873D391E987982FBBD3' })
+    const refused = await h.send('POST', '/v1/deployments', {
+      key,
+      body: { ...sent, app: '' },
+      headers: { 'idempotency-key': 'two words' },
+    })
+    expect(refused.status).toBe(422)
+    expect((await refused.json()).errors.map((error: Json) => error.field)).toEqual([
+      'app',
+      'Idempotency-Key',
+    ])
+    const badHeader = await h.send('POST', '/v1/deployments', {
+      key,
+      body: sent,
+      headers: { 'idempotency-key': 'two words' },
+    })
+    expect(badHeader.status).toBe(422)
+    expect(reached.size).toBe(0)
+
+    const accepted = await h.send('POST', '/v1/deployments', { key, body: sent })
+    expect(accepted.status).toBe(202)
+    const [handed] = reached.get(createDeployment as Route) ?? []
+    expect(handed).toMatchObject({
+      value: { commitHash: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3', app: sent.app },
+      deployedAtDefaulted: true,
+    })
+  })
 })

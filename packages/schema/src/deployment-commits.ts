@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import type { Checked } from './checked.ts'
 import type { Instant } from './date-time.ts'
 import { FORMATS } from './formats.ts'
 import type { FieldError } from './problem.ts'
@@ -92,6 +93,13 @@ export interface ValidCommit {
   author?: string | null
 }
 
+/** A commits body, checked: what `PUT /v1/deployments/{id}/commits` stores. */
+export interface CommitList {
+  commits: ValidCommit[]
+  truncated: boolean
+  webUrl: string | null
+}
+
 const SHA = new RegExp(SHA_PATTERN)
 const KNOWN = ['sha', 'committedAt', 'authoredAt', 'reverts', 'subject', 'author']
 
@@ -99,11 +107,7 @@ const KNOWN = ['sha', 'committedAt', 'authoredAt', 'reverts', 'subject', 'author
  * Checks a commits body: every failing field named by its path (`commits[3].sha`), at most 20 of
  * them, so a list of 5,000 bad commits is not a megabyte of errors.
  */
-export function validateDeploymentCommits(
-  body: unknown,
-):
-  | { ok: true; commits: ValidCommit[]; truncated: boolean; webUrl: string | null }
-  | { ok: false; errors: FieldError[] } {
+export function validateDeploymentCommits(body: unknown): Checked<CommitList> {
   const errors: FieldError[] = []
   const fail = (field: string, message: string) =>
     errors.length < 20 && errors.push({ field, message })
@@ -202,5 +206,6 @@ export function validateDeploymentCommits(
     }
   })
   if (errors.length > 0) return { ok: false, errors }
-  return { ok: true, commits, truncated: input.truncated === true, webUrl: webUrl as string | null }
+  const list = { commits, truncated: input.truncated === true, webUrl: webUrl as string | null }
+  return { ok: true, value: list }
 }

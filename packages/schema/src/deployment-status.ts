@@ -1,6 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { ChangeFailure } from './change-failure.ts'
 import { ChangeType } from './change-type.ts'
+import type { Checked } from './checked.ts'
+import { validateBody } from './validate-body.ts'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description })
@@ -26,6 +28,14 @@ export const DeploymentVoidInput = Type.Object(
   { $id: 'DeploymentVoidInput', additionalProperties: false },
 )
 export type DeploymentVoidInput = Static<typeof DeploymentVoidInput>
+
+/** Checks the optional body of `DELETE /v1/deployments/{id}`: none (undefined) has no reason. */
+export function validateDeploymentVoid(body: unknown): Checked<{ reason: string | null }> {
+  if (body === undefined) return { ok: true, value: { reason: null } }
+  const checked = validateBody(DeploymentVoidInput, body)
+  if (!checked.ok) return checked
+  return { ok: true, value: { reason: (checked.value.reason as string | undefined) ?? null } }
+}
 
 /** Who voided a recorded deployment, when and why: kept for audit. */
 export const DeploymentVoided = Type.Object(

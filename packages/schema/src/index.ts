@@ -13,6 +13,7 @@ export {
 } from './catalog.ts'
 export { ChangeFailure, ChangeFailureSignal } from './change-failure.ts'
 export { ChangeType } from './change-type.ts'
+export type { Checked } from './checked.ts'
 export { codePointLength, hasControlChar, hasLoneSurrogate } from './code-points.ts'
 export {
   ComparedDeployment,
@@ -38,6 +39,7 @@ export {
   DeploymentInput,
 } from './deployment.ts'
 export {
+  type CommitList,
   DeploymentCommit,
   DeploymentCommits,
   DeploymentCommitsInput,
@@ -58,6 +60,7 @@ export {
   DeploymentStatus,
   DeploymentVoided,
   DeploymentVoidInput,
+  validateDeploymentVoid,
 } from './deployment-status.ts'
 export { DoraFigures, DoraMetrics, DoraQuery } from './dora.ts'
 export { parseEnv } from './env.ts'
@@ -70,6 +73,7 @@ export {
 export { validateEnvironmentPlace } from './environment-place.ts'
 export { FirstDelivery, FirstDeliveryPage, ListCommitsQuery } from './first-delivery.ts'
 export { FORMATS, type FormatName } from './formats.ts'
+export { parseIdempotencyKey, validateDeploymentHeaders } from './idempotency-key.ts'
 export {
   Incident,
   IncidentIdParams,
@@ -113,4 +117,10 @@ export { checkText, isInvalid } from './text.ts'
 export { UUID } from './uuid.ts'
 export { type BodyResult, type BodyValue, validateBody } from './validate-body.ts'
 export { type ValidationResult, validateDeployment } from './validate-deployment.ts'
+export {
+  type IncidentInputFields,
+  type IncidentPatchFields,
+  validateIncidentInput,
+  validateIncidentPatch,
+} from './validate-incident.ts'
 export { checkWebUrl, commitUrl } from './web-url.ts'

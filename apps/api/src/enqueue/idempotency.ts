@@ -1,5 +1,5 @@
-// Idempotency-Key, from the header to the claim: what a valid key is, what a retry must repeat,
-// and what each request of a batch becomes once the keys are claimed. The SQL is in
+// Idempotency-Key, from the checked header to the claim: what a retry must repeat, and what each
+// request of a batch becomes once the keys are claimed (what a valid key is: @shiplog/schema). The SQL is in
 // `@shiplog/db/queries/idempotency-keys`; the worker deletes expired claims.
 
 import { createHash } from 'node:crypto'
@@ -7,25 +7,6 @@ import type { Tx } from '@shiplog/db/client'
 import { claimIdempotencyKeys, type IdempotencyClaim } from '@shiplog/db/queries/idempotency-keys'
 import type { DeploymentFields } from '@shiplog/schema'
 import type { AcceptedDeployment, EnqueueOutcome } from './enqueuer.ts'
-
-// Printable ASCII; the IETF draft sends the key as a structured-field string ("..."), while many
-// clients send it bare, so both are accepted.
-const QUOTED = /^"([\x20\x21\x23-\x5b\x5d-\x7e]{1,255})"$/
-const BARE = /^[\x21\x23-\x7e]{1,255}$/
-
-/** The key of an `Idempotency-Key` header, or an error message saying what a valid one is. */
-export function parseIdempotencyKey(
-  header: string,
-): { ok: true; key: string } | { ok: false; message: string } {
-  const value = header.trim()
-  const quoted = QUOTED.exec(value)
-  if (quoted) return { ok: true, key: quoted[1] as string }
-  if (BARE.test(value)) return { ok: true, key: value }
-  return {
-    ok: false,
-    message: 'must be 1 to 255 printable ASCII characters, for example a UUID',
-  }
-}
 
 /**
  * What a retry must repeat for its key to replay rather than conflict: the validated fields as

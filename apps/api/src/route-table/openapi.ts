@@ -100,7 +100,7 @@ function operation(route: RouteContract, schemas: SchemaComponents) {
     parameters: [
       ...(route.params ? parameters(route.params, 'path', schemas) : []),
       ...(query ? parameters(query, 'query', schemas) : []),
-      ...(route.headers ? parameters(route.headers, 'header', schemas) : []),
+      ...(route.headers ? parameters(route.headers.schema, 'header', schemas) : []),
     ],
     ...(route.body
       ? {

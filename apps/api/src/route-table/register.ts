@@ -1,12 +1,13 @@
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import { NoQuery } from '@shiplog/schema'
 import { Elysia } from 'elysia'
+import { problems } from '../kernel/problems.ts'
 import type { auth } from '../plugins/auth/index.ts'
 import { requireScope } from '../plugins/auth/scopes.ts'
 import type { rateLimit } from '../plugins/rate-limit/index.ts'
 import { type BodyLimits, readJsonBody, readOptionalJsonBody } from './json-body.ts'
 import { pathOf, queryOf } from './parameters.ts'
-import type { BodyDeclaration, Route, RouteContract, RouteDeps } from './route.ts'
+import type { BodyDeclaration, CheckResult, Route, RouteContract, RouteDeps } from './route.ts'
 
 /** What the registrar needs besides what the handlers need. */
 export interface RegistrarDeps extends RouteDeps {
@@ -44,10 +45,22 @@ function bodyReader(body: BodyDeclaration | undefined, limits: BodyLimits) {
   return (request: Request) => read(request, bounded, body.expected)
 }
 
+/** The errors of the checks that failed, body first. */
+const failures = (...results: (CheckResult | undefined)[]) =>
+  results.flatMap((result) => (result && !result.ok ? result.errors : []))
+
+/** A check's success without its `ok`, as its handler is handed it. */
+function passed(result: CheckResult | undefined): unknown {
+  if (!result) return undefined
+  const { ok: _, ...value } = result
+  return value
+}
+
 /**
  * A route's handler wrapped in the checks its contract declares, in the contract's order:
  * authentication (401) and the rate limit (429) ran before, as the plugins' derive; then the
- * scope (403), the query and the path (422), the body (413, 408, 400, 422); then the handler.
+ * scope (403), the query and the path (422), the body (413, 408, 400, 422), the body's and the
+ * headers' checks (one 422 listing every failing field); then the handler, with what they passed.
  */
 function checked(route: Route, deps: RegistrarDeps) {
   const status = successStatus(route)
@@ -61,9 +74,22 @@ function checked(route: Route, deps: RegistrarDeps) {
     requireScope(owner, scope)
     const query = querySchema ? queryOf(querySchema, request) : {}
     const path = pathSchema ? pathOf(pathSchema, params) : {}
-    const body = readBody ? await readBody(request) : undefined
+    const json = readBody ? await readBody(request) : undefined
+    const body = route.body?.check(json, receivedAt)
+    const headers = route.headers?.check(request.headers)
+    const errors = failures(body, headers)
+    if (errors.length > 0) throw problems.validation(errors)
     const answer = await route.handle(
-      { owner, query, params: path, body, request, headers: set.headers, receivedAt },
+      {
+        owner,
+        query,
+        params: path,
+        body: passed(body),
+        headers: passed(headers),
+        request,
+        answerHeaders: set.headers,
+        receivedAt,
+      },
       deps,
     )
     if (status !== 200) set.status = status

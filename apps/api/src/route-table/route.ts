@@ -1,6 +1,6 @@
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
 import type { PgBoss } from '@shiplog/db/queue'
-import type { NoQuery, Scope } from '@shiplog/schema'
+import type { FieldError, NoQuery, Scope } from '@shiplog/schema'
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { Enqueuer } from '../enqueue/enqueuer.ts'
 import type { ReadSlots } from '../kernel/read-slots.ts'
@@ -20,22 +20,39 @@ export type Tag = keyof typeof TAGS
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
-/** The JSON body a route reads: refused with 413, 408, 400 or 422 before its handler runs. */
-export interface BodyDeclaration {
-  /** What the body holds, as published; its handler's service validates against it. */
+/** What a check answers: the value its handler receives, or every failing field (a 422). */
+export type CheckResult = { ok: true } | { ok: false; errors: FieldError[] }
+
+/** The success of a check, without its `ok`: what the handler is handed. */
+export type Passed<R> = R extends { ok: true } ? Omit<R, 'ok'> : never
+
+/**
+ * The JSON body a route reads: refused with 413, 408, 400 or 422 before its handler runs, then
+ * checked by `check`, whose success the handler receives; it never sees a body that failed.
+ */
+export interface BodyDeclaration<R extends CheckResult = CheckResult> {
+  /** What the body holds, as published. */
   schema: TSchema
+  /** Checks the parsed JSON (undefined where an optional body was left out) at the request time. */
+  check(body: unknown, receivedAt: Date): R
   /** Completes "The request body must be a JSON object with …" for a body that is not one. */
   expected: string
   /** Larger than the default limit (`BODY_MAX_BYTES`). */
   maxBytes?: number
-  /** No body at all (no length, no type) is allowed: the handler gets `undefined`. */
+  /** No body at all (no length, no type) is allowed: `check` gets `undefined`. */
   optional?: true
+}
+
+/** The request headers a route reads: published, and checked with the body (one 422 for all). */
+export interface HeadersDeclaration<R extends CheckResult = CheckResult> {
+  schema: TObject
+  check(headers: Headers): R
 }
 
 /**
  * What a route promises a client, declared once: the registrar (`register.ts`) checks requests
- * by it, in the contract's order, and `openapi.ts` publishes it. Checks beyond it (a body's
- * fields, the Idempotency-Key) are its service's.
+ * by it, in the contract's order, and `openapi.ts` publishes it. What it checks, its handler
+ * never checks again: only what needs the database (an unknown cause, a reused key) is left.
  */
 export interface RouteContract {
   method: Method
@@ -53,8 +70,7 @@ export interface RouteContract {
    * string is not read at all, as `POST /v1/deployments` has always done.
    */
   query?: TObject | 'ignored'
-  /** Request headers it reads, for the document (its service checks them). */
-  headers?: TObject
+  headers?: HeadersDeclaration
   body?: BodyDeclaration
   /** Every status it may answer but 401 and 403, which follow from authentication and `scope`. */
   answers: Record<number, Answer>
@@ -73,15 +89,17 @@ export interface RouteDeps {
 }
 
 /** A request that passed every check of its contract. */
-export interface RouteInput<Q extends TObject, P extends TObject> {
+export interface RouteInput<Q extends TObject, P extends TObject, B = unknown, H = unknown> {
   owner: KeyOwner
   query: Static<Q>
   params: Static<P>
-  /** The parsed JSON body, not yet validated against its schema. */
-  body: unknown
+  /** The body as its check passed it. */
+  body: B
+  /** The declared request headers as their check passed them. */
+  headers: H
   request: Request
   /** Headers of the answer, for a `Location`. */
-  headers: Record<string, unknown>
+  answerHeaders: Record<string, unknown>
   /** When the request arrived, before anything was checked. */
   receivedAt: Date
 }
@@ -93,12 +111,22 @@ export interface Route extends RouteContract {
 
 type EmptyObject = TObject<Record<never, never>>
 
-/** Declares a route, typing its handler's query and path parameters by their schemas. */
-export function route<Q extends TObject = typeof NoQuery, P extends TObject = EmptyObject>(
-  declaration: Omit<RouteContract, 'query' | 'params'> & {
+/**
+ * Declares a route, typing its handler's query, path parameters, body and headers by the schemas
+ * and checks it declares.
+ */
+export function route<
+  Q extends TObject = typeof NoQuery,
+  P extends TObject = EmptyObject,
+  B extends CheckResult = { ok: true },
+  H extends CheckResult = { ok: true },
+>(
+  declaration: Omit<RouteContract, 'query' | 'params' | 'body' | 'headers'> & {
     query?: Q | 'ignored'
     params?: P
-    handle(input: RouteInput<Q, P>, deps: RouteDeps): unknown
+    body?: BodyDeclaration<B>
+    headers?: HeadersDeclaration<H>
+    handle(input: RouteInput<Q, P, Passed<B>, Passed<H>>, deps: RouteDeps): unknown
   },
 ): Route {
   return declaration as unknown as Route

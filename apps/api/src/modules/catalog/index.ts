@@ -6,6 +6,7 @@ import {
   EnvironmentNameParams,
   EnvironmentPlaceInput,
   EnvironmentSummary,
+  validateEnvironmentPlace,
 } from '@shiplog/schema'
 import { problem, READ_ERRORS, WRITE_ERRORS } from '../../route-table/answers.ts'
 import { route } from '../../route-table/route.ts'
@@ -52,7 +53,11 @@ const placeEnvironment = route({
   description: `Sets \`position\` (0–1000, lower first) and whether the environment is \`production\`; a field left out stays as it is, \`null\` goes back to the rule of its name (see \`GET /v1/environments\`). The overview's columns and the environments of every list follow. Needs the \`environments:write\` scope.`,
   scope: 'environments:write',
   params: EnvironmentNameParams,
-  body: { schema: EnvironmentPlaceInput, expected: '`position`, `production` or both' },
+  body: {
+    schema: EnvironmentPlaceInput,
+    check: validateEnvironmentPlace,
+    expected: '`position`, `production` or both',
+  },
   answers: {
     200: { description: 'The environment as listed now', body: EnvironmentSummary },
     404: problem('No environment of this name in the key’s workspace'),
@@ -60,7 +65,7 @@ const placeEnvironment = route({
     ...WRITE_ERRORS,
   },
   handle: ({ owner, params, body }, { clients }) =>
-    placeWorkspaceEnvironment(clients.primary, owner, params.name, body),
+    placeWorkspaceEnvironment(clients.primary, owner, params.name, body.value),
 })
 
 const getDeploymentMatrix = route({

@@ -11,9 +11,9 @@ import {
   type ByRepositoryQuery,
   type DeploymentMatrix,
   type EnvironmentList,
+  type EnvironmentPlaceInput,
   type EnvironmentSummary,
   nameKey,
-  validateEnvironmentPlace,
 } from '@shiplog/schema'
 import { problems } from '../../kernel/problems.ts'
 
@@ -48,18 +48,16 @@ export function workspaceState(
 
 /**
  * Sets where an environment stands in the pipeline and whether it is production, and answers
- * it as listed: 422 for a bad body, 404 for a name the workspace has no deployments to.
+ * it as listed: 404 for a name the workspace has no deployments to.
  */
 export async function placeWorkspaceEnvironment(
   sql: Sql,
   owner: KeyOwner,
   name: string,
-  body: unknown,
+  place: EnvironmentPlaceInput,
 ): Promise<EnvironmentSummary> {
-  const place = validateEnvironmentPlace(body)
-  if (!place.ok) throw problems.validation(place.errors)
   const key = nameKey(name)
-  const found = await setEnvironmentPlace(sql, owner.workspaceId, key, place.value)
+  const found = await setEnvironmentPlace(sql, owner.workspaceId, key, place)
   const placed = found
     ? (await listEnvironments(sql, owner.workspaceId)).find((e) => nameKey(e.environment) === key)
     : undefined

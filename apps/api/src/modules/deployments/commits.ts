@@ -5,7 +5,7 @@ import {
   StoredListKept,
 } from '@shiplog/db/queries/deployment-commits'
 import type { PgBoss } from '@shiplog/db/queue'
-import { type DeploymentCommits, validateDeploymentCommits } from '@shiplog/schema'
+import type { CommitList, DeploymentCommits } from '@shiplog/schema'
 import { problems } from '../../kernel/problems.ts'
 import type { ReadClients } from '../../kernel/workspace.ts'
 import { getDeployment } from './service.ts'
@@ -15,7 +15,7 @@ export const COMMITS_BODY_MAX_BYTES = 2 * 1024 * 1024
 
 /**
  * Stores the commits of an accepted deployment, queued or recorded, replacing any sent before:
- * 422 for a bad list, 404 for an id not of the workspace, 409 for one that failed to record or
+ * 404 for an id not of the workspace, 409 for one that failed to record or
  * for an empty list where commits are stored.
  */
 export async function storeDeploymentCommits(
@@ -23,10 +23,8 @@ export async function storeDeploymentCommits(
   boss: PgBoss,
   owner: Pick<KeyOwner, 'workspaceId'>,
   id: string,
-  body: unknown,
+  list: CommitList,
 ): Promise<void> {
-  const list = validateDeploymentCommits(body)
-  if (!list.ok) throw problems.validation(list.errors)
   // Asked of the primary alone: the deployment may have been accepted a moment ago.
   const receipt = await getDeployment(
     { replica: clients.primary, primary: clients.primary },

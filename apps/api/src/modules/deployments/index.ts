@@ -9,6 +9,10 @@ import {
   DeploymentStatus,
   DeploymentVoidInput,
   ListDeploymentsQuery,
+  validateDeployment,
+  validateDeploymentCommits,
+  validateDeploymentHeaders,
+  validateDeploymentVoid,
 } from '@shiplog/schema'
 import { preferredType } from '../../kernel/accept.ts'
 import { keyActor } from '../../plugins/auth/index.ts'
@@ -27,7 +31,6 @@ import {
   acceptDeployment,
   getDeployment,
   listWorkspaceDeployments,
-  voidReasonOf,
   voidWorkspaceDeployment,
 } from './service.ts'
 
@@ -61,8 +64,8 @@ Asynchronous: \`202\` means the deployment is durably queued, not yet recorded; 
 Needs the \`deployments:write\` scope. Checks run in this order: authentication (\`401\`), rate limit (\`429\`), scope (\`403\`), body (\`413\`, \`408\`, \`400\`, \`422\`), queue (\`503\`). The same app, environment, version, commit and \`deployedAt\` sent twice is recorded once; send an \`Idempotency-Key\` to make retries safe when you omit \`deployedAt\`.`,
   scope: 'deployments:write',
   query: 'ignored',
-  headers: DeploymentHeaders,
-  body: { schema: DeploymentInput, expected: 'the deployment fields' },
+  headers: { schema: DeploymentHeaders, check: validateDeploymentHeaders },
+  body: { schema: DeploymentInput, check: validateDeployment, expected: 'the deployment fields' },
   answers: {
     202: {
       description: 'Accepted and durably queued; the worker records it shortly',
@@ -82,12 +85,11 @@ Needs the \`deployments:write\` scope. Checks run in this order: authentication 
     ),
   },
   async handle(
-    { owner, body, request, headers, receivedAt },
+    { owner, body, headers, answerHeaders, receivedAt },
     { queue },
   ): Promise<DeploymentAccepted> {
-    const idempotencyKey = request.headers.get('idempotency-key')
-    const id = await acceptDeployment(queue, owner, body, idempotencyKey, receivedAt)
-    headers.location = `/v1/deployments/${id}`
+    const id = await acceptDeployment(queue, owner, body, headers.value.idempotencyKey, receivedAt)
+    answerHeaders.location = `/v1/deployments/${id}`
     return { status: 202 }
   },
 })
@@ -152,7 +154,12 @@ const voidDeployment = route({
   description: `Kept for audit (when, by which key, and the optional \`reason\`), its receipt then says \`voided\`, and it is left out of every list, the state matrix, every count and every metric; its neighbours' change types and the DORA keys are computed without it. For good: nothing un-voids. Voiding one already voided changes nothing. Needs the \`admin\` scope.`,
   scope: 'admin',
   params: DeploymentIdParams,
-  body: { schema: DeploymentVoidInput, expected: 'at most a `reason`', optional: true },
+  body: {
+    schema: DeploymentVoidInput,
+    check: validateDeploymentVoid,
+    expected: 'at most a `reason`',
+    optional: true,
+  },
   answers: {
     200: { description: 'Its receipt, status voided', body: DeploymentStatus },
     404: problem(NOT_FOUND),
@@ -161,7 +168,7 @@ const voidDeployment = route({
     ...WRITE_ERRORS,
   },
   handle: ({ owner, params, body }, { clients, boss }) =>
-    voidWorkspaceDeployment(clients, boss, owner, keyActor(owner), params.id, voidReasonOf(body)),
+    voidWorkspaceDeployment(clients, boss, owner, keyActor(owner), params.id, body.value.reason),
 })
 
 const putDeploymentCommits = route({
@@ -175,6 +182,7 @@ const putDeploymentCommits = route({
   params: DeploymentIdParams,
   body: {
     schema: DeploymentCommitsInput,
+    check: validateDeploymentCommits,
     expected: 'the commits the deployment delivered',
     maxBytes: COMMITS_BODY_MAX_BYTES,
   },
@@ -188,7 +196,7 @@ const putDeploymentCommits = route({
     ...WRITE_ERRORS,
   },
   async handle({ owner, params, body }, { clients, boss }) {
-    await storeDeploymentCommits(clients, boss, owner, params.id, body)
+    await storeDeploymentCommits(clients, boss, owner, params.id, body.value)
   },
 })
 

@@ -12,45 +12,32 @@ import { listUnrecordedDeployments } from '@shiplog/db/queries/unrecorded-deploy
 import type { PgBoss } from '@shiplog/db/queue'
 import {
   type ChangeFailure,
+  type DeploymentFields,
   type DeploymentPage,
   type DeploymentRecord,
   type DeploymentStatus,
-  DeploymentVoidInput,
   encodeCursor,
   type ListDeploymentsQuery,
   nameKey,
-  validateBody,
-  validateDeployment,
 } from '@shiplog/schema'
 import type { Enqueuer } from '../../enqueue/enqueuer.ts'
-import { fingerprintOf, parseIdempotencyKey } from '../../enqueue/idempotency.ts'
+import { fingerprintOf } from '../../enqueue/idempotency.ts'
 import { problems } from '../../kernel/problems.ts'
 import type { ReadClients, Workspace } from '../../kernel/workspace.ts'
 import { findQueueStatus, jobStatus } from './queue-status.ts'
 
 /**
- * Validates a deployment and queues it; resolves with its id (the original one for a repeated
- * Idempotency-Key) once durably queued. Throws a 422 problem for invalid input or a reused
- * Idempotency-Key; the queue's own failures are mapped by the problem plugin.
+ * Queues a checked deployment; resolves with its id (the original one for a repeated
+ * Idempotency-Key) once durably queued. Throws a 422 problem for a reused Idempotency-Key; the
+ * queue's own failures are mapped by the problem plugin.
  */
 export async function acceptDeployment(
   queue: Enqueuer,
   owner: Workspace,
-  body: unknown,
-  idempotencyHeader: string | null,
+  { value, deployedAtDefaulted }: { value: DeploymentFields; deployedAtDefaulted: boolean },
+  idempotencyKey: string | undefined,
   receivedAt: Date,
 ): Promise<string> {
-  const validation = validateDeployment(body, receivedAt)
-  const errors = validation.ok ? [] : [...validation.errors]
-  let idempotencyKey: string | undefined
-  if (idempotencyHeader !== null) {
-    const parsed = parseIdempotencyKey(idempotencyHeader)
-    if (parsed.ok) idempotencyKey = parsed.key
-    else errors.push({ field: 'Idempotency-Key', message: parsed.message })
-  }
-  if (!validation.ok || errors.length > 0) throw problems.validation(errors)
-
-  const { value, deployedAtDefaulted } = validation
   const outcome = await queue.enqueue({
     workspaceId: owner.workspaceId,
     fields: value,
@@ -200,14 +187,6 @@ export async function listWorkspaceDeployments(
     data: page.jobs.map((job) => jobStatus(job, status === 'failed')),
     nextCursor: page.next ? encodeCursor(page.next) : null,
   }
-}
-
-/** The reason in the optional body of a DELETE: none without one; else at most `reason`, or 422. */
-export function voidReasonOf(body: unknown): string | null {
-  if (body === undefined) return null
-  const checked = validateBody(DeploymentVoidInput, body)
-  if (!checked.ok) throw problems.validation(checked.errors)
-  return (checked.value.reason as string | undefined) ?? null
 }
 
 /**

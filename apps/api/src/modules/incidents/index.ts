@@ -5,6 +5,8 @@ import {
   IncidentPage,
   IncidentPatch,
   ListIncidentsQuery,
+  validateIncidentInput,
+  validateIncidentPatch,
 } from '@shiplog/schema'
 import { keyActor } from '../../plugins/auth/index.ts'
 import { problem, READ_ERRORS, WRITE_ERRORS } from '../../route-table/answers.ts'
@@ -27,15 +29,21 @@ const open = route({
   summary: 'Open an incident',
   description: `Something went wrong in \`environment\` (one that has deployments), perhaps in one \`app\` (a name, in any repository). \`causeDeploymentId\` names the recorded deployment that caused it: it must have gone to the same environment (and application, when one is named), and the DORA metrics count it as failed until the incident is resolved. \`startedAt\` defaults to the cause's \`deployedAt\`, or to now. Needs the \`incidents:write\` scope.`,
   scope: 'incidents:write',
-  body: { schema: IncidentInput, expected: 'the incident fields' },
+  body: { schema: IncidentInput, check: validateIncidentInput, expected: 'the incident fields' },
   answers: {
     201: { description: 'Opened; `Location` names it', body: Incident, headers: ['Location'] },
     422: NOT_STORED,
     ...WRITE_ERRORS,
   },
-  async handle({ owner, body, headers, receivedAt }, { clients }): Promise<Incident> {
-    const incident = await openIncident(clients.primary, owner, keyActor(owner), body, receivedAt)
-    headers.location = `/v1/incidents/${incident.id}`
+  async handle({ owner, body, answerHeaders, receivedAt }, { clients }): Promise<Incident> {
+    const incident = await openIncident(
+      clients.primary,
+      owner,
+      keyActor(owner),
+      body.value,
+      receivedAt,
+    )
+    answerHeaders.location = `/v1/incidents/${incident.id}`
     return incident
   },
 })
@@ -49,15 +57,19 @@ const change = route({
   description: `Sets the fields sent and leaves the others: \`resolvedAt\` resolves it (\`null\` reopens it), \`causeDeploymentId\` names its cause (\`null\` clears it), \`title\` and \`startedAt\` correct it. Needs the \`incidents:write\` scope.`,
   scope: 'incidents:write',
   params: IncidentIdParams,
-  body: { schema: IncidentPatch, expected: 'the incident fields to change' },
+  body: {
+    schema: IncidentPatch,
+    check: validateIncidentPatch,
+    expected: 'the incident fields to change',
+  },
   answers: {
     200: { description: 'The incident as it is now', body: Incident },
     404: NOT_FOUND,
     422: NOT_STORED,
     ...WRITE_ERRORS,
   },
-  handle: ({ owner, params, body, receivedAt }, { clients }) =>
-    changeIncident(clients.primary, owner, keyActor(owner), params.id, body, receivedAt),
+  handle: ({ owner, params, body }, { clients }) =>
+    changeIncident(clients.primary, owner, keyActor(owner), params.id, body.value),
 })
 
 const list = route({

@@ -12,54 +12,23 @@ import {
   updateIncident,
 } from '@shiplog/db/queries/incidents'
 import {
-  type BodyValue,
   encodeCursor,
   type FieldError,
   type Incident,
-  IncidentInput,
+  type IncidentInputFields,
   type IncidentPage,
-  IncidentPatch,
-  type Instant,
+  type IncidentPatchFields,
   instantFromDate,
-  isInvalid,
   type ListIncidentsQuery,
   nameKey,
-  notAhead,
   parseDateTime,
-  validateBody,
 } from '@shiplog/schema'
-import type { TObject } from '@sinclair/typebox'
 import { problems } from '../../kernel/problems.ts'
 import { uuidv7 } from '../../kernel/uuidv7.ts'
 import type { Workspace } from '../../kernel/workspace.ts'
 
-const text = (value: BodyValue | undefined) => value as string | undefined
-const instant = (value: BodyValue | undefined) => value as Instant | null | undefined
-
 const NOT_FOUND =
   'No incident with this id in your workspace: use the id from the Location of its 201, with a key of the same workspace.'
-
-/**
- * The body's fields, or a 422 listing every bad one; its times, like a deployment's, at most a
- * clock skew ahead of the request (an incident is reported, never planned).
- */
-function bodyOf(
-  schema: TObject,
-  body: unknown,
-  receivedAt: Date,
-): Record<string, BodyValue | undefined> {
-  const result = validateBody(schema, body)
-  if (!result.ok) throw problems.validation(result.errors)
-  const nowMicros = BigInt(receivedAt.getTime()) * 1000n
-  const errors: FieldError[] = []
-  for (const field of ['startedAt', 'resolvedAt']) {
-    const given = instant(result.value[field])
-    const checked = given ? notAhead(given, nowMicros) : given
-    if (isInvalid(checked)) errors.push({ field, message: checked.error })
-  }
-  if (errors.length > 0) throw problems.validation(errors)
-  return result.value
-}
 
 /** The cause named by a body, checked against the incident's environment and application. */
 async function causeOf(
@@ -100,18 +69,17 @@ function checkOrder(startedAt: string, resolvedAt: string | null): void {
 }
 
 /**
- * Opens an incident from a `POST /v1/incidents` body, recording who in the audit trail (one
+ * Opens an incident from a checked `POST /v1/incidents` body, recording who in the audit trail (one
  * transaction); 422 for anything it cannot store.
  */
 export async function openIncident(
   sql: Sql,
   owner: Workspace,
   actor: Actor,
-  body: unknown,
+  fields: IncidentInputFields,
   receivedAt: Date,
 ): Promise<Incident> {
-  const value = bodyOf(IncidentInput, body, receivedAt)
-  const environment = text(value.environment) as string
+  const { environment } = fields
   const environmentId = await findEnvironmentId(sql, owner.workspaceId, nameKey(environment))
   if (!environmentId) {
     throw problems.validation([
@@ -121,7 +89,7 @@ export async function openIncident(
       },
     ])
   }
-  const app = text(value.app) ?? null
+  const app = fields.app ?? null
   const appKey = app === null ? null : nameKey(app)
   if (appKey !== null && !(await hasApplication(sql, owner.workspaceId, appKey))) {
     throw problems.validation([
@@ -132,16 +100,15 @@ export async function openIncident(
       },
     ])
   }
-  const causeId = text(value.causeDeploymentId)
+  const causeId = fields.causeDeploymentId
   const cause =
     causeId === undefined
       ? undefined
       : await causeOf(sql, owner, causeId, { environmentId, appKey })
-  const startedAt =
-    instant(value.startedAt)?.iso ?? cause?.deployedAt ?? instantFromDate(receivedAt).iso
-  const resolvedAt = instant(value.resolvedAt)?.iso ?? null
+  const startedAt = fields.startedAt?.iso ?? cause?.deployedAt ?? instantFromDate(receivedAt).iso
+  const resolvedAt = fields.resolvedAt?.iso ?? null
   checkOrder(startedAt, resolvedAt)
-  const title = text(value.title) as string
+  const { title } = fields
   return sql.begin(async (tx) => {
     const incident = await insertIncident(tx, {
       id: uuidv7(),
@@ -167,7 +134,7 @@ export async function openIncident(
 }
 
 /**
- * Changes an incident from a `PATCH /v1/incidents/{id}` body (resolve, reopen, set a cause),
+ * Changes an incident from a checked `PATCH /v1/incidents/{id}` body (resolve, reopen, set a cause),
  * recording who and which fields in the audit trail, in the same transaction.
  */
 export async function changeIncident(
@@ -175,28 +142,22 @@ export async function changeIncident(
   owner: Workspace,
   actor: Actor,
   id: string,
-  body: unknown,
-  receivedAt: Date,
+  value: IncidentPatchFields,
 ): Promise<Incident> {
-  const value = bodyOf(IncidentPatch, body, receivedAt)
   const incident = await findIncident(sql, owner.workspaceId, id)
   if (!incident) throw problems.notFound(NOT_FOUND)
   const changes: IncidentChanges = {}
-  if (value.title !== undefined) changes.title = text(value.title)
-  if (value.startedAt !== undefined) changes.startedAt = instant(value.startedAt)?.iso
-  if (value.resolvedAt !== undefined) changes.resolvedAt = instant(value.resolvedAt)?.iso ?? null
+  if (value.title !== undefined) changes.title = value.title
+  if (value.startedAt !== undefined) changes.startedAt = value.startedAt.iso
+  if (value.resolvedAt !== undefined) changes.resolvedAt = value.resolvedAt?.iso ?? null
   if (value.causeDeploymentId === null) changes.causeDeploymentId = null
   else if (value.causeDeploymentId !== undefined) {
-    const cause = await causeOf(sql, owner, text(value.causeDeploymentId) as string, incident)
+    const cause = await causeOf(sql, owner, value.causeDeploymentId, incident)
     changes.causeDeploymentId = cause.id
   }
   if (value.fixedByDeploymentId === null) changes.fixedByDeploymentId = null
   else if (value.fixedByDeploymentId !== undefined) {
-    const fix = await findCauseDeployment(
-      sql,
-      owner.workspaceId,
-      text(value.fixedByDeploymentId) as string,
-    )
+    const fix = await findCauseDeployment(sql, owner.workspaceId, value.fixedByDeploymentId)
     if (!fix || fix.environmentId !== incident.environmentId) {
       throw problems.validation([
         {

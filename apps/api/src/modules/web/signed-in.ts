@@ -29,7 +29,7 @@ const NEEDS: Partial<Record<Scope, string>> = {
 }
 
 /** Refuses (403) a request whose session may not act under `scope`: pages hide, posts check. */
-export function requireScope(page: PageRequest, scope: Scope, what: string): void {
+export function requireRole(page: PageRequest, scope: Scope, what: string): void {
   if (allows(page.principal.scopes, scope)) return
   throw problems.forbidden(`${what} needs ${NEEDS[scope] ?? scope}: sign in as someone who has it.`)
 }

@@ -1,11 +1,11 @@
 import { listEnvironments } from '@shiplog/db/queries/catalog'
 import { replacedDeployment } from '@shiplog/db/queries/dashboard'
 import {
+  type Checked,
   type DeploymentCommits,
-  DeploymentVoidInput,
   type FieldError,
   ListDeploymentsQuery,
-  validateBody,
+  validateDeploymentVoid,
 } from '@shiplog/schema'
 import { Elysia } from 'elysia'
 import { HttpProblem } from '../../../kernel/problems.ts'
@@ -19,13 +19,31 @@ import {
 } from '../../deployments/service.ts'
 import type { WebDeps } from '../deps.ts'
 import { pageQuery, parametersOf, pathId } from '../page-input.ts'
-import { pageResponse, redirect } from '../responses.ts'
-import { may, type PageRequest, requireScope, signedIn } from '../signed-in.ts'
+import { postedForm } from '../posted-form.ts'
+import { redirect } from '../responses.ts'
+import { may, type PageRequest, signedIn } from '../signed-in.ts'
 import { deploymentPage } from '../views/deployment.ts'
 import { deploymentsPage, type TimelineFilters } from '../views/deployments.ts'
 import { emptyForm, type FormState } from '../views/form-fields.ts'
 import { formInstant } from '../views/incident-form.ts'
-import { layout } from '../views/layout.ts'
+
+/**
+ * The void form: its reason checked as `DELETE /v1/deployments/{id}` checks its body, and the box
+ * that confirms it ticked; every error at once.
+ */
+function voidFormCheck(form: unknown): Checked<{ reason: string | null }> {
+  const fields = form as URLSearchParams
+  const given = (fields.get('reason') ?? '').trim()
+  const body = validateDeploymentVoid(given ? { reason: given } : {})
+  const errors: FieldError[] = body.ok ? [] : [...body.errors]
+  if (fields.get('confirm') !== 'yes') {
+    errors.push({
+      field: 'confirm',
+      message: 'must be ticked: it confirms the deployment leaves every figure',
+    })
+  }
+  return body.ok && errors.length === 0 ? body : { ok: false, errors }
+}
 
 /** `/ui/deployments`: the timeline and its CSV, one deployment's receipt, and voiding it. */
 export function deploymentRoutes(deps: WebDeps) {
@@ -117,30 +135,24 @@ export function deploymentRoutes(deps: WebDeps) {
     )
     .post(
       '/ui/deployments/:id/void',
-      signedIn(deps, async (page) => {
-        const id = pathId(page.url, 'deployment')
-        requireScope(page, 'admin', 'Voiding')
-        // The reason is checked as DELETE /v1/deployments/{id} checks its body.
-        const given = (page.form.get('reason') ?? '').trim()
-        const body = validateBody(DeploymentVoidInput, given ? { reason: given } : {})
-        const errors: FieldError[] = body.ok ? [] : [...body.errors]
-        if (page.form.get('confirm') !== 'yes') {
-          errors.push({
-            field: 'confirm',
-            message: 'must be ticked: it confirms the deployment leaves every figure',
-          })
-        }
-        if (!body.ok || errors.length > 0) {
-          const content = await deploymentContent(page, id, {
-            voidForm: { values: { reason: page.form.get('reason') ?? '' }, errors },
-          })
-          return pageResponse(layout(content, page.viewer), 422)
-        }
-        const reason = (body.value.reason as string | undefined) ?? null
-        const { principal } = page
-        await voidWorkspaceDeployment(clients, deps.boss, principal, principal.actor, id, reason)
-        return redirect(`/ui/deployments/${id}?voided=1`)
-      }),
+      postedForm(
+        deps,
+        {
+          needs: { scope: 'admin', what: 'Voiding' },
+          bodyOf: (form) => form,
+          check: voidFormCheck,
+          refused: (page, errors) =>
+            deploymentContent(page, pathId(page.url, 'deployment'), {
+              voidForm: { values: { reason: page.form.get('reason') ?? '' }, errors },
+            }),
+        },
+        async (page, { reason }) => {
+          const id = pathId(page.url, 'deployment')
+          const { principal } = page
+          await voidWorkspaceDeployment(clients, deps.boss, principal, principal.actor, id, reason)
+          return redirect(`/ui/deployments/${id}?voided=1`)
+        },
+      ),
       { parse: 'none' },
     )
 }

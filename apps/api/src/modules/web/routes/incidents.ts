@@ -1,7 +1,6 @@
 import { listEnvironments } from '@shiplog/db/queries/catalog'
-import { ListIncidentsQuery } from '@shiplog/schema'
+import { instantFromDate, ListIncidentsQuery, validateIncidentInput } from '@shiplog/schema'
 import { Elysia } from 'elysia'
-import { HttpProblem } from '../../../kernel/problems.ts'
 import { historyOf } from '../../audit/service.ts'
 import {
   changeIncident,
@@ -11,15 +10,31 @@ import {
 } from '../../incidents/service.ts'
 import type { WebDeps } from '../deps.ts'
 import { pageQuery, parametersOf, pathId } from '../page-input.ts'
-import { pageResponse, redirect } from '../responses.ts'
-import { may, requireScope, signedIn } from '../signed-in.ts'
+import { postedForm } from '../posted-form.ts'
+import { redirect } from '../responses.ts'
+import { may, requireRole, signedIn } from '../signed-in.ts'
 import { emptyForm } from '../views/form-fields.ts'
 import { incidentPage } from '../views/incident.ts'
 import { formInstant, incidentFormPage } from '../views/incident-form.ts'
 import { incidentsPage } from '../views/incidents.ts'
-import { layout } from '../views/layout.ts'
 
 const FIELDS = ['title', 'environment', 'app', 'causeDeploymentId', 'startedAt'] as const
+
+/** A field as typed, trimmed; a blank one is left out. */
+const typedIn = (form: URLSearchParams, name: string) => form.get(name)?.trim() || undefined
+
+/** The `POST /v1/incidents` body the open form stands for: its filled fields. */
+function incidentBodyOf(form: URLSearchParams) {
+  const body: Record<string, string> = {
+    environment: typedIn(form, 'environment') ?? '',
+    title: typedIn(form, 'title') ?? '',
+  }
+  for (const name of ['app', 'causeDeploymentId', 'startedAt'] as const) {
+    const value = typedIn(form, name)
+    if (value) body[name] = value
+  }
+  return body
+}
 
 /** The environments a form offers, in pipeline order. */
 const environmentNames = async (deps: WebDeps, workspaceId: string) =>
@@ -75,57 +90,40 @@ export function incidentRoutes(deps: WebDeps) {
     )
     .post(
       '/ui/incidents',
-      signedIn(deps, async (page) => {
-        requireScope(page, 'incidents:write', 'Opening an incident')
-        const values = Object.fromEntries(
-          FIELDS.map((name) => [name, page.form.get(name)?.trim() || undefined]),
-        )
-        const { environment, title, app, causeDeploymentId, startedAt } = values
-        try {
-          await openIncident(
-            deps.sql,
-            page.principal,
-            page.principal.actor,
-            {
-              environment: environment ?? '',
-              title: title ?? '',
-              ...(app ? { app } : {}),
-              ...(causeDeploymentId ? { causeDeploymentId } : {}),
-              ...(startedAt ? { startedAt } : {}),
-            },
-            new Date(),
-          )
-        } catch (error) {
-          // Refused: the form again, as typed, each error beside its field.
-          if (!(error instanceof HttpProblem) || error.status !== 422) throw error
-          const environments = await page.read(() =>
-            environmentNames(deps, page.principal.workspaceId),
-          )
-          const content = incidentFormPage(
-            { values, errors: error.errors ?? [{ field: 'body', message: error.detail }] },
-            { ...page.viewer, environments },
-          )
-          return pageResponse(layout(content, page.viewer), 422)
-        }
-        return redirect('/ui/incidents?notice=opened')
-      }),
+      postedForm(
+        deps,
+        {
+          needs: { scope: 'incidents:write', what: 'Opening an incident' },
+          bodyOf: incidentBodyOf,
+          check: validateIncidentInput,
+          // The form again, as typed, each error beside its field.
+          refused: async (page, errors) => {
+            const environments = await page.read(() =>
+              environmentNames(deps, page.principal.workspaceId),
+            )
+            const values = Object.fromEntries(
+              FIELDS.map((name) => [name, typedIn(page.form, name)]),
+            )
+            return incidentFormPage({ values, errors }, { ...page.viewer, environments })
+          },
+        },
+        async (page, fields, receivedAt) => {
+          const { principal } = page
+          await openIncident(deps.sql, principal, principal.actor, fields, receivedAt)
+          return redirect('/ui/incidents?notice=opened')
+        },
+      ),
       { parse: 'none' },
     )
     .post(
       '/ui/incidents/:id/resolve',
       signedIn(deps, async (page) => {
-        requireScope(page, 'incidents:write', 'Resolving an incident')
+        requireRole(page, 'incidents:write', 'Resolving an incident')
         const id = pathId(page.url, 'incident')
         const { principal } = page
-        const now = new Date()
-        await changeIncident(
-          deps.sql,
-          principal,
-          principal.actor,
-          id,
-          { resolvedAt: now.toISOString() },
-          now,
-        )
+        await changeIncident(deps.sql, principal, principal.actor, id, {
+          resolvedAt: instantFromDate(new Date()),
+        })
         return redirect('/ui/incidents?notice=resolved')
       }),
       { parse: 'none' },
