@@ -1,8 +1,7 @@
 import type { Sql } from '@shiplog/db/client'
-import type { PgBoss } from '@shiplog/db/queue'
+import type { DeploymentQueue } from '@shiplog/db/queue'
 import type { LogLine } from '@shiplog/ops-http/log'
 import { Elysia } from 'elysia'
-import type { Enqueuer } from './enqueue/enqueuer.ts'
 import type { ReadSlots } from './kernel/read-slots.ts'
 import type { OidcClient } from './modules/access/oidc-client.ts'
 import type { SignInSettings } from './modules/access/sign-in-settings.ts'
@@ -30,8 +29,7 @@ export interface HttpAppDeps {
   sql: Sql
   /** Where the read endpoints query: a streaming replica, or `sql` itself without one. */
   readSql: Sql
-  boss: PgBoss
-  queue: Enqueuer
+  queue: DeploymentQueue
   readiness: Readiness
   rateLimit: BucketShape
   unauthenticatedRateLimit: BucketShape
@@ -90,7 +88,7 @@ export function createHttpApp(deps: HttpAppDeps) {
         webRoutes({
           sql: deps.sql,
           readSql: deps.readSql,
-          boss: deps.boss,
+          queue: deps.queue,
           keys,
           signInAttempts: new AddressLimiter(deps.unauthenticatedRateLimit),
           clientAddress: deps.clientAddress,
@@ -103,7 +101,6 @@ export function createHttpApp(deps: HttpAppDeps) {
       .use(
         registerRoutes(API_ROUTES, {
           clients: { replica: deps.readSql, primary: deps.sql },
-          boss: deps.boss,
           queue: deps.queue,
           reads: deps.reads,
           receipts: deps.receipts,

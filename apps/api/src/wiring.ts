@@ -1,15 +1,8 @@
-import type { Sql } from '@shiplog/db/client'
 import { createSql, processApplicationName } from '@shiplog/db/client'
 import { reportPoolConnections } from '@shiplog/db/pool-gauge'
-import { createBoss, type PgBoss, startBoss, stopQuietly } from '@shiplog/db/queue'
+import { type CommitObserver, type CommitOutcome, DeploymentQueue } from '@shiplog/db/queue'
 import { scrapeOf } from '@shiplog/ops-http'
 import { type LogLine, logLine } from '@shiplog/ops-http/log'
-import {
-  type CommitObserver,
-  type CommitOutcome,
-  DeploymentQueue,
-} from './enqueue/deployment-queue.ts'
-import type { Enqueuer } from './enqueue/enqueuer.ts'
 import type { ApiEnv } from './env.ts'
 import { createHttpApp } from './http-app.ts'
 import { OidcClient } from './modules/access/oidc-client.ts'
@@ -24,9 +17,6 @@ import { withDeadline } from './server/deadline.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Replaces the group-commit queue, for comparisons (the benchmark's reference design). */
-export type EnqueuerFactory = (sql: Sql, boss: PgBoss) => Enqueuer
-
 // How each commit outcome is logged; the fault scenarios read these messages.
 const COMMIT_LOG: Record<Exclude<CommitOutcome, 'ok'>, string> = {
   failed: 'queue commit failed; answered 503',
@@ -38,7 +28,7 @@ const COMMIT_LOG: Record<Exclude<CommitOutcome, 'ok'>, string> = {
  * The API wired to its Postgres and queue, not yet serving: `lifecycle.ts` serves its `fetch`
  * and runs `start` and `shutdown`; tests call `fetch` directly.
  */
-export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: EnqueuerFactory) {
+export function wireApi(env: ApiEnv, log: LogLine = logLine) {
   const applicationName = processApplicationName('shiplog-api')
   const sql = createSql(env.DATABASE_URL, {
     applicationName,
@@ -47,9 +37,7 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
   })
   const readPool = createReadPool(env, sql, applicationName)
   const { readSql } = readPool
-  const boss = createBoss(env.DATABASE_URL, 'producer', 'shiplog-api-queue')
-  let bossReady = false
-  boss.on('error', (error) => log({ level: 'error', msg: 'queue error', error: String(error) }))
+  let queueReady = false
   const metrics = createApiMetrics()
   const observeCommit: CommitObserver = (batchSize, outcome, error) => {
     metrics.enqueueBatchSize.observe(batchSize)
@@ -58,21 +46,23 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
       log({ level: 'error', msg: COMMIT_LOG[outcome], batchSize, error: String(error) })
     }
   }
-  const queue =
-    enqueuer?.(sql, boss) ??
-    new DeploymentQueue(
-      sql,
-      boss,
-      {
+  const queue = new DeploymentQueue(sql, {
+    url: env.DATABASE_URL,
+    role: 'producer',
+    applicationName: 'shiplog-api-queue',
+    log,
+    acceptance: {
+      options: {
         maxBatchSize: env.ENQUEUE_BATCH_SIZE,
         maxWaitMs: env.ENQUEUE_BATCH_WAIT_MS,
         maxInFlight: env.ENQUEUE_MAX_IN_FLIGHT,
       },
-      observeCommit,
-    )
+      observe: observeCommit,
+    },
+  })
   /** Prometheus text for the METRICS_PORT listener, gauges (read, not counted) refreshed first. */
   const scrape = scrapeOf(metrics.registry, async () => {
-    metrics.enqueueWaiting.set(queue.depth?.waiting ?? 0)
+    metrics.enqueueWaiting.set(queue.acceptanceDepth.waiting)
     await Promise.all([
       reportPoolConnections(sql, applicationName, metrics.dbConnections),
       readSql === sql
@@ -82,7 +72,7 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
   })
   // Readiness asks the primary alone: a replica outage makes reads answer 503 but must not take
   // the pods, and so the writes (what pipelines depend on), out of service.
-  const readiness = new Readiness(sql, () => (bossReady ? undefined : 'queue not started'))
+  const readiness = new Readiness(sql, () => (queueReady ? undefined : 'queue not started'))
   // The provider is asked on the first sign-in, never at start: its outage must not keep the API
   // (and the pipelines that post to it) from starting.
   const signIn = signInSettingsOf(env)
@@ -90,7 +80,6 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
   const app = createHttpApp({
     sql,
     readSql,
-    boss,
     queue,
     readiness,
     rateLimit: {
@@ -127,9 +116,9 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
 
   let stopping = false
 
-  /** Starts the queue producer, retrying while Postgres is unreachable or not yet migrated. */
+  /** Starts the queue, retrying while Postgres is unreachable or not yet migrated. */
   async function start(): Promise<void> {
-    bossReady = await startBoss(boss, log, () => stopping)
+    queueReady = await queue.start(() => stopping)
   }
 
   /**
@@ -141,12 +130,11 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine, enqueuer?: Enqueuer
     readiness.markShuttingDown()
     await sleep(env.SHUTDOWN_DELAY_MS)
     await stopListening()
-    await queue.whenIdle()
-    await stopQuietly(boss, log)
+    await queue.stop()
     await Promise.all([sql.end({ timeout: 5 }), readPool.end()])
   }
 
-  return { app, fetch, sql, readSql, boss, queue, readiness, metrics, scrape, start, shutdown }
+  return { app, fetch, sql, readSql, queue, readiness, metrics, scrape, start, shutdown }
 }
 
 /** The wired API. */

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { DEPLOYMENTS_DEAD_LETTER_QUEUE, DEPLOYMENTS_QUEUE } from '@shiplog/db/queue'
 import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
 
 let h: Harness
@@ -36,12 +35,12 @@ test('50 concurrent first deployments of a new app give one application and 50 d
            (select count(*)::int from deployments) as deployments`
   expect(counts).toEqual({ applications: 1, environments: 1, repositories: 1, deployments: 50 })
   // The race is settled inside each transaction: every deployment was recorded at its first
-  // attempt, so none moved to pg-boss for a retry and none was dead-lettered.
+  // attempt, so none moved to the retries and none was dead-lettered.
   const [{ waiting } = { waiting: -1 }] =
     await h.sql`select count(*)::int as waiting from deployment_inbox`
   expect(waiting).toBe(0)
-  expect(await h.worker.boss.findJobs(DEPLOYMENTS_QUEUE)).toEqual([])
-  expect(await h.worker.boss.findJobs(DEPLOYMENTS_DEAD_LETTER_QUEUE)).toEqual([])
+  expect((await h.worker.metrics.retried.get()).values[0]?.value ?? 0).toBe(0)
+  expect(await h.worker.queue.deadLetters()).toEqual([])
   const unrecorded = await h.get('/v1/deployments?status=queued')
   expect((await unrecorded.json()).data).toEqual([])
 })

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { DEPLOYMENTS_DEAD_LETTER_QUEUE } from '@shiplog/db/queue'
 import { refuseVersion } from '@shiplog/db/testing/refuse-version'
 import { runCli } from '@shiplog/db/testing/run-cli'
 import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
@@ -28,13 +27,13 @@ test('a poison job fails alone, is retried, dead-lettered, listed by the CLI and
   expect(recorded.map((row) => row.version)).toEqual(['1.0.0', '1.0.1', '1.0.2'])
 
   h.worker.consumer.start()
-  const deadLetters = () => h.worker.boss.findJobs(DEPLOYMENTS_DEAD_LETTER_QUEUE, { queued: true })
+  const deadLetters = () => h.worker.queue.deadLetters()
   await waitFor(
     async () => (await deadLetters()).length === 1,
     'the poison job to be dead-lettered',
   )
   const [dead] = await deadLetters()
-  expect(dead?.sourceRetryCount).toBe(2)
+  expect(dead?.attempts).toBe(3)
 
   const failed = await runCli(['jobs', 'failed'], env)
   expect(failed.code).toBe(0)
@@ -58,7 +57,7 @@ test('jobs retry --all replays every dead letter', async () => {
   for (const suffix of ['a', 'b']) {
     await h.post(validDeployment({ version: 'poison', environment: `env-${suffix}` }))
   }
-  const deadLetters = () => h.worker.boss.findJobs(DEPLOYMENTS_DEAD_LETTER_QUEUE, { queued: true })
+  const deadLetters = () => h.worker.queue.deadLetters()
   h.worker.consumer.start()
   await waitFor(async () => (await deadLetters()).length === 2, 'two dead letters')
   await allowPoison()

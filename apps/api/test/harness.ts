@@ -77,7 +77,7 @@ export async function startHarness(
     loadWorkerEnv({ DATABASE_URL: database.url, WORKER_CONCURRENCY: '1', ...workerEnv }),
     (line) => void logs.push(line),
   )
-  await worker.boss.start()
+  await worker.queue.start()
   const sql: Sql = createSql(database.url, { applicationName: 'shiplog-test', maxConnections: 4 })
   const defaultKey = (await issueApiKey(sql, { workspace: 'acme', name: 'ci' })).key
 

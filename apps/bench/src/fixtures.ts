@@ -1,5 +1,5 @@
-import { uuidv7 } from '@shiplog/api/kernel/uuidv7'
-import type { DeploymentJob } from '@shiplog/schema'
+import type { DeploymentJob } from '@shiplog/db/queue'
+import { uuidv7 } from '@shiplog/db/uuidv7'
 
 const COMMIT = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3'
 

@@ -33,7 +33,6 @@ export interface IngestResult {
 export async function measureIngest(
   apiEnv: Record<string, string>,
   plan: IngestPlan,
-  entry = 'apps/api/src/main.ts',
 ): Promise<IngestResult> {
   const database = await createTestDatabase(DEFAULT_RETRY_POLICY)
   const sql = createSql(database.url, { applicationName: 'shiplog-bench', maxConnections: 1 })
@@ -44,7 +43,7 @@ export async function measureIngest(
       rateLimitPerMinute: 1_000_000_000,
     })
     const api = startProcess(
-      entry,
+      'apps/api/src/main.ts',
       // METRICS_PORT 0: any free port, so a run never fails on a busy 9091; nothing scrapes it.
       { DATABASE_URL: database.url, PORT: String(plan.port), METRICS_PORT: '0', ...apiEnv },
       plan.apiRuntimeFlags,

@@ -61,12 +61,7 @@ try {
     log(
       `  ${Math.round(batched.saturation.acceptedPerSecond)} accepted/s, p99 ${batched.paced.latencyMs.p99} ms at ${plan.pacedRate}/s`,
     )
-    log(`round ${round}/${rounds}: reference design (one pg-boss send() per request)`)
-    const reference = await measureIngest({}, plan, 'apps/bench/src/reference-api.ts')
-    log(
-      `  ${Math.round(reference.saturation.acceptedPerSecond)} accepted/s, p99 ${reference.paced.latencyMs.p99} ms at ${plan.pacedRate}/s`,
-    )
-    report.rounds.push({ baseline, batched, reference })
+    report.rounds.push({ baseline, batched })
   }
   log(`drain: ${drainJobs} queued deployments, worker defaults`)
   report.drain.batched = await measureDrain(drainJobs, {})

@@ -7,7 +7,7 @@ import { retryPolicyOf } from './database.ts'
 
 const USAGE = `Usage:
   bun run migrate       apply migrations and the functions, triggers and views (when they
-                        changed), install pg-boss's schema, create the queues and apply the
+                        changed), install the queue engine's schema, create its queues and apply the
                         JOB_RETRY_* policy, on DATABASE_URL (else the embedded Postgres)
   bun run migrate -h    show this help`
 

@@ -9,7 +9,7 @@ const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
     guarantee:
       'A worker killed at any instant loses nothing and records nothing twice; another worker picks up where it stopped, with no wait for job expiry.',
     because: [
-      'A batch is taken from the inbox (its rows deleted), recorded, and any pg-boss retries completed, in one Postgres transaction: pg-boss runs inside our postgres.js transaction through a small adapter (`packages/db/src/queue.ts`). A kill rolls all of it back; the rows were never gone for anyone else, so they are taken again at once.',
+      'A batch is taken from the inbox (its rows deleted), recorded, and any retries completed, in one Postgres transaction: the queue’s engine runs inside our postgres.js transaction through a small adapter (`packages/db/src/queue/engine.ts`). A kill rolls all of it back; the rows were never gone for anyone else, so they are taken again at once.',
       'Recording is idempotent besides: one row per (workspace, app, environment, version, commit, deployedAt), and deployment ids are primary keys.',
       'The worker commits a batch without waiting for its write-ahead log to reach disk (`synchronous_commit` off for that transaction alone). A crash of Postgres may then undo the last batches committed, each whole: their deployments are back in the inbox and are recorded again, and no transaction that read them can have committed durably before them (its own commit flushes the log up to it). `apps/api/test/postgres-crash.test.ts` crashes a Postgres of its own (immediate shutdown) just after a batch commits: the crash undoes the last batches, and after the restart every accepted deployment is recorded once and the read model is exact.',
     ],
@@ -18,7 +18,7 @@ const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
     guarantee:
       'When Postgres drops the service’s connections, a request is answered 202 only if its job committed, every 202 is recorded once, and API and worker recover by themselves.',
     because: [
-      'A failed queue commit may still have happened (the connection can die between COMMIT and its acknowledgement). Before answering 503 the API asks whether the batch’s first deployment was accepted (in the inbox, recorded, or moved to pg-boss for a retry): a batch is one statement, all there or none. The check runs outside the commit slot, so requests behind it are not held up.',
+      'A failed queue commit may still have happened (the connection can die between COMMIT and its acknowledgement). Before answering 503 the API asks whether the batch’s first deployment was accepted (in the inbox, recorded, or moved to the retries): a batch is one statement, all there or none. The check runs outside the commit slot, so requests behind it are not held up.',
       'postgres.js reconnects on demand; a lost connection is not treated as an outage unless Postgres cannot even be asked.',
       'A patched postgres.js (see below) keeps a transaction that loses its connection from crashing the process or leaking the connection.',
     ],
@@ -50,7 +50,7 @@ const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
     guarantee:
       'A deployment that fails every attempt fails alone, is retried with backoff, ends in the dead-letter queue with its reason, is listed and replayed by the CLI, and never delays the others.',
     because: [
-      'A batch that fails is retried deployment by deployment under savepoints, so one bad deployment cannot block or roll back the rest; one that fails moves from the inbox to pg-boss in the same transaction, and pg-boss’s retry with backoff and `deadLetter` do the rest.',
+      'A batch that fails is retried deployment by deployment under savepoints, so one bad deployment cannot block or roll back the rest; one that fails moves from the inbox to the retries in the same transaction, and the engine’s retry with backoff and dead letters do the rest.',
     ],
   },
   '6-hostile-input': {
@@ -79,7 +79,7 @@ const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
     guarantee:
       'Live in-order load at a fixed rate for minutes, reads mixed in, is recorded as it comes: every 202 is recorded within 30 s of the load stopping, nothing lost or doubled, and the API’s and worker’s memory stay flat.',
     because: [
-      'Accepted deployments wait in a narrow inbox table, one row each, which the worker deletes in the transaction that records them; pg-boss holds only retries and dead letters (issue 25, `packages/db/migrations/0026_deployment_inbox.sql`).',
+      'Accepted deployments wait in a narrow inbox table, one row each, which the worker deletes in the transaction that records them; the queue’s engine holds only retries and dead letters (issue 25, `packages/db/migrations/0026_deployment_inbox.sql`).',
       'Batches create names with `on conflict do nothing` and otherwise only read them, so two batches never wait on each other’s name rows; the read model is updated once per row per batch.',
       'Defaults run 3 minutes at 300/s; `SUSTAINED_RATE=800 SUSTAINED_SECONDS=600` is the issue’s 10-minute run (docs/scaling.md quotes it).',
     ],
@@ -101,7 +101,7 @@ fix; \`apps/api/test/hardening.test.ts\` holds most, named by their number.
 | 5 | After about 70 bad-key requests from one address, a valid key not used lately got 429 from it. | Missing, malformed and just-failed keys spend the address's tokens; a key that may be valid is looked up, and once the address is out of tokens only keys whose hash is in an in-memory directory of active keys are (re-read at most once a second on a miss), so guesses cost nothing. | \`hardening.test.ts\` 5 |
 | 6 | \`/metrics\` counted unmatched paths as \`status="200"\`, and was served on the public listener. | One place learns the status actually sent, for metrics and the request log; \`/metrics\` is served only on \`METRICS_PORT\` (9091), which the manifests and chart expose to scrapers, not the Ingress. | \`metrics.test.ts\` |
 | 7 | The 401 told a pipeline to run \`bun run keys create\`, an operator command. | Every problem detail says what the caller can do. | \`hardening.test.ts\` 7 |
-| 8 | \`status=queued|failed\` loaded every unrecorded job of the workspace into memory. | A paged SQL query (\`queries/unrecorded-deployments.ts\`) with the filters and keyset cursor of recorded deployments, on pg-boss's partial index of waiting jobs. | \`hardening.test.ts\` 8 |
+| 8 | \`status=queued|failed\` loaded every unrecorded job of the workspace into memory. | A paged SQL query (\`queue/listing.ts\`) with the filters and keyset cursor of recorded deployments, on the engine’s partial index of waiting jobs. | \`hardening.test.ts\` 8 |
 | 9 | A valid key got 401 after a cancelled query: postgres.js kept the failed query's row count, and the next query on the connection came back sparse. | \`patches/postgres@3.4.9.patch\` resets the row count on every ErrorResponse and ReadyForQuery (and fails a COPY rejected after its data). | \`stale-rows.test.ts\`, \`packages/db/src/client.test.ts\` |
 `
 
@@ -112,9 +112,9 @@ const WEAKNESSES = `## Weaknesses found in dependencies, and the workarounds
 | postgres.js 3.4.9 (on Bun) | When a transaction's connection dies, \`begin()\` still sends \`ROLLBACK\` on it; \`execute\` only refuses terminated connections, so the write is scheduled and \`socket.write\` runs on a null socket inside a timer: an uncaught TypeError that **kills the process**. | Scenario 2 (the worker died) | \`patches/postgres@3.4.9.patch\` (applied by \`bun install\`): a query on a connection without a socket is rejected with CONNECTION_CLOSED, and the connection stays reconnectable. Our first version returned "full" and silently leaked a connection per cut until the worker hung; scenario 2 caught that too. |
 | postgres.js | Reconnect backoff grows as 3^n/100 s up to 20 s, so a 4 s outage delayed recovery by 10 to 20 s. | Scenario 3 | \`backoff\` capped at 1 s in \`packages/db/src/client.ts\`. |
 | postgres.js | A value bound to a \`timestamptz\` parameter is sent through JavaScript's \`Date\`, dropping microseconds, so two deployments 0.4 ms apart were treated as one. | Integration tests (duplicates) | Timestamps are bound as text and cast by Postgres. |
-| postgres.js | \`unsafe()\` does not prepare by default: every pg-boss statement was parsed and described again, a round trip per commit. | Benchmark profile | pg-boss's statements run with \`prepare: true\`. |
+| postgres.js | \`unsafe()\` does not prepare by default: every statement of the queue’s engine was parsed and described again, a round trip per commit. | Benchmark profile | The engine’s statements run with \`prepare: true\`. |
 | Postgres (any client) | A connection lost between COMMIT and its acknowledgement leaves the outcome unknown to the client. | Scenarios 2 and 3 | The API checks whether the batch's first job exists before answering, up to 10 s; past that it says "outcome unknown" instead of claiming a failure. |
-| pg-boss 12.35 | Its \`error\` events crash a process that does not listen for them (Node EventEmitter semantics). | Code review | Every pg-boss instance gets an \`error\` listener that logs. |
+| The queue’s engine (\`packages/db/src/queue/engine.ts\`) | Its \`error\` events crash a process that does not listen for them (Node EventEmitter semantics). | Code review | The queue gives its engine an \`error\` listener that logs. |
 | Elysia 1.4 | Plain TypeBox query schemas are neither coerced (\`?limit=7\` failed as "Expected integer") nor closed to unknown parameters; a repeated parameter silently keeps its last value. | Integration tests, hardening review | Query strings are read from the URL and parsed by \`parseParameters\` (\`@shiplog/schema\`): typed values, unknown and repeated parameters refused. |
 | Elysia 1.4 | Its \`date-time\` format accepts a quoted date, which \`Date.parse\` turns into \`NaN\`. | Hardening review (finding 1) | Our own formats, applied by our parser and set over Elysia's in TypeBox's registry. |
 | Elysia 1.4 | \`listen()\` sets \`reusePort: true\` (a second process on the same port shares traffic silently) and routes around any wrapper of \`fetch\`. | Benchmark; hardening review | The API serves with \`Bun.serve\` / \`Deno.serve\` itself (\`apps/api/src/lib/listener.ts\`), without \`reusePort\`. |

@@ -42,7 +42,7 @@ export function createWorkerMetrics() {
     }),
     queueDepth: new Gauge({
       name: 'shiplog_queue_depth',
-      help: 'Deployments waiting: in the inbox (queue "inbox"), and pg-boss jobs by queue and state (retries, dead letters).',
+      help: 'Deployments waiting, by store and state: the inbox (queue "inbox"), the retries ("deployments") and the dead letters ("deployments-dead").',
       labelNames: ['queue', 'state'] as const,
       registers,
     }),

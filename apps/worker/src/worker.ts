@@ -1,15 +1,7 @@
 import { createSql, processApplicationName } from '@shiplog/db/client'
 import { reportPoolConnections } from '@shiplog/db/pool-gauge'
-import { inboxDepth, vacuumInbox } from '@shiplog/db/queries/deployment-inbox'
-import { deleteExpiredIdempotencyKeys } from '@shiplog/db/queries/idempotency-keys'
 import { analyzeStaleTables } from '@shiplog/db/queries/table-statistics'
-import {
-  createBoss,
-  DEPLOYMENTS_DEAD_LETTER_QUEUE,
-  DEPLOYMENTS_QUEUE,
-  startBoss,
-  stopQuietly,
-} from '@shiplog/db/queue'
+import { DeploymentQueue } from '@shiplog/db/queue'
 import { scrapeOf } from '@shiplog/ops-http'
 import type { LogLine } from '@shiplog/ops-http/log'
 import { QueueConsumer } from './consumer.ts'
@@ -32,20 +24,23 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
     maxConnections: env.WORKER_CONCURRENCY + 2,
     statementTimeoutMs: 30_000,
   })
-  const boss = createBoss(env.DATABASE_URL, 'worker', 'shiplog-worker-queue')
-  boss.on('error', (error) => log({ level: 'error', msg: 'queue error', error: String(error) }))
+  const queue = new DeploymentQueue(sql, {
+    url: env.DATABASE_URL,
+    role: 'worker',
+    applicationName: 'shiplog-worker-queue',
+    log,
+  })
   const consumer = new QueueConsumer(
-    sql,
-    boss,
+    queue,
     {
       batchSize: env.WORKER_BATCH_SIZE,
       concurrency: env.WORKER_CONCURRENCY,
       pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
     },
     {
-      batch: ({ fetched, recorded, failed, seconds }) => {
+      batch: ({ taken, recorded, failed, seconds }) => {
         health.lastSuccess = Date.now()
-        metrics.batchSize.observe(fetched)
+        metrics.batchSize.observe(taken)
         metrics.batchDuration.observe(seconds)
         metrics.recorded.inc(recorded)
         for (const { id, reason, final } of failed) {
@@ -67,20 +62,15 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
 
   async function refreshMetrics(): Promise<void> {
     metrics.queueDepth.reset()
-    metrics.queueDepth.set({ queue: 'inbox', state: 'ready' }, await inboxDepth(sql))
-    for (const queue of [DEPLOYMENTS_QUEUE, DEPLOYMENTS_DEAD_LETTER_QUEUE]) {
-      const stats = await boss.getQueue(queue).catch(() => null)
-      if (!stats) continue
-      metrics.queueDepth.set({ queue, state: 'ready' }, stats.readyCount)
-      metrics.queueDepth.set({ queue, state: 'deferred' }, stats.deferredCount)
-      metrics.queueDepth.set({ queue, state: 'active' }, stats.activeCount)
+    for (const { queue: store, state, count } of await queue.depth()) {
+      metrics.queueDepth.set({ queue: store, state }, count)
     }
     await reportPoolConnections(sql, applicationName, metrics.dbConnections)
   }
 
   return {
     sql,
-    boss,
+    queue,
     consumer,
     metrics,
     /** Undefined when ready to work; otherwise why not (for `/readyz`). */
@@ -92,20 +82,24 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
     },
     /** Prometheus text of the worker's metrics, gauges refreshed. */
     scrape: scrapeOf(metrics.registry, refreshMetrics),
-    /** Starts pg-boss (retrying until Postgres is reachable), then the consumer. */
+    /** Starts the queue (retrying until Postgres is reachable), then the consumer. */
     async start(): Promise<void> {
-      await startBoss(boss, log)
+      await queue.start()
       health.started = true
       consumer.start()
       housekeeping = setInterval(() => {
-        deleteExpiredIdempotencyKeys(sql).catch((error) =>
-          log({ level: 'warn', msg: 'idempotency cleanup failed', error: String(error) }),
-        )
+        queue
+          .forgetExpiredKeys()
+          .catch((error) =>
+            log({ level: 'warn', msg: 'idempotency cleanup failed', error: String(error) }),
+          )
       }, HOUSEKEEPING_INTERVAL_MS)
       inboxVacuum = setInterval(() => {
-        vacuumInbox(sql).catch((error) =>
-          log({ level: 'warn', msg: 'inbox vacuum failed', error: String(error) }),
-        )
+        queue
+          .vacuum()
+          .catch((error) =>
+            log({ level: 'warn', msg: 'inbox vacuum failed', error: String(error) }),
+          )
         analyzeStaleTables(sql)
           .then((tables) => {
             if (tables.length > 0) log({ level: 'info', msg: 'analyzed tables', tables })
@@ -119,7 +113,7 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
       clearInterval(housekeeping)
       clearInterval(inboxVacuum)
       await consumer.stop()
-      await stopQuietly(boss, log)
+      await queue.stop()
       await sql.end({ timeout: 5 })
     },
   }

@@ -48,7 +48,6 @@ export {
   type ValidCommit,
   validateDeploymentCommits,
 } from './deployment-commits.ts'
-export { DeploymentJob } from './deployment-job.ts'
 export {
   DeploymentIdParams,
   DeploymentPage,

@@ -1,8 +1,7 @@
 import type { KeyOwner } from '@shiplog/db/queries/api-keys'
-import type { PgBoss } from '@shiplog/db/queue'
+import type { DeploymentQueue } from '@shiplog/db/queue'
 import type { FieldError, NoQuery, Scope } from '@shiplog/schema'
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
-import type { Enqueuer } from '../enqueue/enqueuer.ts'
 import type { ReadSlots } from '../kernel/read-slots.ts'
 import type { ReadClients } from '../kernel/workspace.ts'
 import type { Answer } from './answers.ts'
@@ -80,8 +79,8 @@ export interface RouteContract {
 export interface RouteDeps {
   /** `replica`: the read pool (DATABASE_READ_URL, else the primary); `primary`: for writes. */
   clients: ReadClients
-  boss: PgBoss
-  queue: Enqueuer
+  /** Accepts deployments, and knows those not recorded yet. */
+  queue: DeploymentQueue
   /** Bounds concurrent reads per key and in all. */
   reads: ReadSlots
   /** Bounds concurrent receipts, which may read the primary. */

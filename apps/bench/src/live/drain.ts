@@ -1,5 +1,5 @@
 import { createSql, type Sql } from '@shiplog/db/client'
-import { insertIntoInbox } from '@shiplog/db/queries/deployment-inbox'
+import { insertIntoInbox } from '@shiplog/db/queue'
 import { startProcess } from '../processes.ts'
 import { liveJobs, type Stream } from './shape.ts'
 
@@ -94,7 +94,7 @@ export async function measureLiveDrain(
       WORKER_PORT: '0',
     })
     // Timed from the first batch seen recorded, so the process's start-up (a second or so of
-    // Bun and pg-boss) is not counted against a drain of a few seconds.
+    // Bun and the queue's engine) is not counted against a drain of a few seconds.
     let recorded = 0
     let first: { at: number; recorded: number } | undefined
     const samples = { active: 0, locked: 0 }

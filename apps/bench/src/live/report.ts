@@ -72,7 +72,7 @@ export function renderDrain(
   if (full) {
     lines.push(
       '',
-      `The queue's cost: the inbox full of ${full.jobs.toLocaleString('en')} waiting deployments (heap and primary key, before any vacuum) takes ${Math.round(full.queueBytesPerDeployment)} B per deployment; a row is deleted in the transaction that records it, and pg-boss holds only retries and dead letters.`,
+      `The queue's cost: the inbox full of ${full.jobs.toLocaleString('en')} waiting deployments (heap and primary key, before any vacuum) takes ${Math.round(full.queueBytesPerDeployment)} B per deployment; a row is deleted in the transaction that records it, and the queue's engine holds only retries and dead letters.`,
     )
   }
   return lines.join('\n')

@@ -1,6 +1,6 @@
-import { createUuidV7 } from '@shiplog/api/kernel/uuidv7'
 import type { Sql } from '@shiplog/db/client'
-import type { DeploymentJob } from '@shiplog/schema'
+import type { DeploymentJob } from '@shiplog/db/queue'
+import { createUuidV7 } from '@shiplog/db/uuidv7'
 
 /** Issue 25's live shape: 20 repositories of 15 applications each, 4 environments. */
 export const LIVE_SHAPE = { repositories: 20, applicationsPerRepository: 15 }

@@ -148,7 +148,7 @@ function storageTable(report: ReadReport): string {
   }
   lines.push(
     '',
-    "The queue (the inbox and pg-boss's schema) holds a deployment only while it waits: its inbox row is deleted in the transaction that records it. pg-boss keeps only retries (completed ones deleted after 1 day) and dead letters (30 days). These databases are seeded by SQL, so their queue is empty; under live load it is measured by the sustained-load scenario (docs/scaling.md).",
+    "The queue (the inbox and its engine's schema) holds a deployment only while it waits: its inbox row is deleted in the transaction that records it. The engine keeps only retries (completed ones deleted after 1 day) and dead letters (30 days). These databases are seeded by SQL, so their queue is empty; under live load it is measured by the sustained-load scenario (docs/scaling.md).",
   )
   return lines.join('\n')
 }
@@ -238,7 +238,7 @@ none more than ${TARGETS.growth}x slower at the largest size than at the smalles
 ### Storage
 
 Everything in schema public (Shiplog's tables with their indexes, TOAST and maps, the read model
-included; pg-boss keeps its own schema), \`pg_total_relation_size\` summed after \`vacuum analyze\`,
+included; the queue's engine keeps its own schema), \`pg_total_relation_size\` summed after \`vacuum analyze\`,
 divided by the number of deployments. Seeded in time order, the time-keyed indexes append as
 production's do; the read model's counts see fewer updates (100,000 deployments a statement)
 than production's small batches give them, so production may hold a few more bytes of them.

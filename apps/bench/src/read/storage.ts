@@ -15,13 +15,13 @@ export interface Storage {
   /** pg_total_relation_size of every table in schema public: heap, indexes, TOAST, maps. */
   totalBytes: number
   bytesPerDeployment: number
-  /** The queue: the inbox and pg-boss's schema (retries and dead letters), all forks. */
+  /** The queue: the inbox and its engine's schema (retries and dead letters), all forks. */
   queueBytes: number
   relations: RelationSize[]
 }
 
 /**
- * Sizes Shiplog's tables (schema public; pg-boss keeps its own schema) and counts the deployments
+ * Sizes Shiplog's tables (schema public; the queue's engine keeps its own schema) and counts the deployments
  * they hold, so the bytes a deployment costs include its share of the read model and indexes.
  */
 export async function measureStorage(sql: Sql): Promise<Storage> {

@@ -1,6 +1,6 @@
 import { createSql, type Sql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
-import { createBoss, DEPLOYMENTS_QUEUE, type PgBoss, stopQuietly } from '@shiplog/db/queue'
+import { DeploymentQueue } from '@shiplog/db/queue'
 import { randomPort } from '@shiplog/db/testing/free-port'
 import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
 import { TcpProxy } from './proxy.ts'
@@ -24,8 +24,8 @@ export class Stack {
     readonly proxy: TcpProxy,
     /** Direct connection for assertions and admin commands, bypassing the proxy. */
     readonly sql: Sql,
-    /** pg-boss on the direct connection, to ask about jobs through its own API. */
-    readonly boss: PgBoss,
+    /** The deployment queue on the direct connection, to ask what waits in it. */
+    readonly queue: DeploymentQueue,
   ) {}
 
   /** Creates the database and the proxy, and issues a key with a quota no scenario reaches. */
@@ -35,10 +35,14 @@ export class Stack {
     const proxy = new TcpProxy({ host: url.hostname, port: Number(url.port) })
     await proxy.start()
     const sql = createSql(database.url, { applicationName: 'shiplog-faults', maxConnections: 4 })
-    const boss = createBoss(database.url, 'producer', 'shiplog-faults-queue')
-    boss.on('error', (error) => console.error('pg-boss (faults admin):', String(error)))
-    await boss.start()
-    const stack = new Stack(database, proxy, sql, boss)
+    const queue = new DeploymentQueue(sql, {
+      url: database.url,
+      role: 'producer',
+      applicationName: 'shiplog-faults-queue',
+      log: (line) => console.error('queue (faults admin):', JSON.stringify(line)),
+    })
+    await queue.start()
+    const stack = new Stack(database, proxy, sql, queue)
     stack.key = (
       await issueApiKey(sql, {
         workspace: 'faults',
@@ -116,18 +120,11 @@ export class Stack {
   }
 
   /**
-   * Deployments still in the inbox, and jobs waiting or in progress (created, retry, active), by
-   * state: after a drain this must be empty. Failed attempts stay in pg-boss as history and are not counted.
+   * Deployments still in the inbox, and retries waiting or in progress (created, retry, active),
+   * by state: after a drain this must be empty. Failed attempts are history and not counted.
    */
-  async pendingJobs(): Promise<Record<string, number>> {
-    const [inbox] = await this.sql<{ count: number }[]>`
-      select count(*)::int as count from deployment_inbox`
-    const states: Record<string, number> = inbox?.count ? { inbox: inbox.count } : {}
-    for (const job of await this.boss.findJobs(DEPLOYMENTS_QUEUE)) {
-      if (['created', 'retry', 'active'].includes(job.state))
-        states[job.state] = (states[job.state] ?? 0) + 1
-    }
-    return states
+  pendingJobs(): Promise<Record<string, number>> {
+    return this.queue.unrecorded()
   }
 
   /** Backends of this database other than our own admin connection. */
@@ -151,7 +148,7 @@ export class Stack {
         ...this.workers.map((worker) => worker.stop()),
       ])
       await this.proxy.stop()
-      await stopQuietly(this.boss)
+      await this.queue.stop()
       // Nothing writes any more: this is the state the scenario leaves behind.
       await expectReadModelExact(this.sql)
     } finally {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { DEPLOYMENTS_DEAD_LETTER_QUEUE } from '@shiplog/db/queue'
 import { refuseVersion } from '@shiplog/db/testing/refuse-version'
 import { runCli } from '@shiplog/db/testing/run-cli'
 import { postDeployment, type Sent } from '../harness/driver.ts'
@@ -36,7 +35,7 @@ test('a poison job fails alone after its retries, is listed and replayed by the 
     select extract(epoch from max(recorded_at - received_at)) * 1000 as max,
            extract(epoch from percentile_cont(0.5) within group (order by recorded_at - received_at)) * 1000 as p50
       from deployments`
-  const deadLetters = () => stack.boss.findJobs(DEPLOYMENTS_DEAD_LETTER_QUEUE, { queued: true })
+  const deadLetters = () => stack.queue.deadLetters()
   await until(
     async () => (await deadLetters()).length === 1,
     'the poison job to be dead-lettered',
@@ -52,7 +51,7 @@ test('a poison job fails alone after its retries, is listed and replayed by the 
   const ledger = await reconcile(stack.sql, sent)
 
   expect(sent[0]?.status).toBe(202)
-  expect(dead?.sourceRetryCount).toBe(2)
+  expect(dead?.attempts).toBe(3)
   expect(listed.code).toBe(0)
   expect(listed.stdout).toContain('poison')
   expect(listed.stdout).toContain('version poison is refused by policy')
@@ -69,7 +68,7 @@ test('a poison job fails alone after its retries, is listed and replayed by the 
     figures: {
       'good deployments during the retries': good,
       'their accept-to-recorded time, median / max': `${Math.round(Number(lag?.p50))} ms / ${Math.round(Number(lag?.max))} ms`,
-      'poison attempts before dead-lettering': (dead?.sourceRetryCount ?? 0) + 1,
+      'poison attempts before dead-lettering': dead?.attempts ?? 0,
       'listed by bun run jobs failed': listed.stdout.includes('poison')
         ? 'yes, with the reason'
         : 'no',

@@ -42,7 +42,7 @@ test(
     const caughtUpMs = Date.now() - stoppedAt
     const ledger = await reconcile(stack.sql, load.sent)
     // What the queue costs per deployment at the end of the run, before any retention ran: the
-    // inbox and all of pg-boss's schema, beside the deployments' own tables.
+    // inbox and all of the queue engine's schema, beside the deployments' own tables.
     const [bytes] = await stack.sql<{ queue: number; tables: number }[]>`
     select (select pg_total_relation_size('deployment_inbox')
               + coalesce(sum(pg_total_relation_size(c.oid)), 0)
@@ -85,7 +85,7 @@ test(
         'recorded per minute during the load': load.recordedPerMinute.join(', '),
         'backlog 30 s after the load stopped': backlog,
         'all recorded after the load stopped, within': `${(caughtUpMs / 1000).toFixed(1)} s`,
-        'queue bytes per deployment (inbox and pg-boss, at the end)': perDeployment(bytes?.queue),
+        'queue bytes per deployment (inbox and engine, at the end)': perDeployment(bytes?.queue),
         'tables bytes per deployment (schema public but the inbox)': perDeployment(bytes?.tables),
         'API RSS middle → last third (MB)': `${apiRss.middleMB} → ${apiRss.lastMB}`,
         'worker RSS middle → last third (MB)': `${workerRss.middleMB} → ${workerRss.lastMB}`,

@@ -1,41 +1,23 @@
 import type { Tx } from '@shiplog/db/client'
 import { isDatabaseUnavailable } from '@shiplog/db/errors'
 import { recordDeployments } from '@shiplog/db/queries/record-deployments'
-import { DeploymentJob } from '@shiplog/schema'
+import { type BatchOutcome, DeploymentJob, type TakenJob } from '@shiplog/db/queue'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 
-export { DEPLOYMENTS_QUEUE as QUEUE } from '@shiplog/db/queue'
-
 const payload = TypeCompiler.Compile(DeploymentJob)
-
-/** A fetched job as the handler sees it. */
-export interface FetchedJob {
-  id: string
-  retryCount: number
-  retryLimit: number
-  data: unknown
-  /** Taken from the inbox (its first attempt), not a pg-boss job. */
-  inbox?: boolean
-}
-
-/** The handler's verdict on a batch: which jobs are recorded and which failed, and why. */
-export interface BatchOutcome {
-  recorded: FetchedJob[]
-  failed: { job: FetchedJob; reason: string }[]
-}
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
 /**
- * Records a batch of deployment jobs inside the caller's transaction. The whole batch goes in one
- * set-based write; if that fails, each job is retried alone under its own savepoint so a bad job
- * fails by itself and never blocks or loses the others.
+ * Records a batch of taken deployments inside the queue's transaction. The whole batch goes in
+ * one set-based write; if that fails, each job is retried alone under its own savepoint so a bad
+ * job fails by itself and never blocks or loses the others.
  */
-export async function handleDeployments(tx: Tx, jobs: FetchedJob[]): Promise<BatchOutcome> {
+export async function recordJobs(tx: Tx, jobs: TakenJob[]): Promise<BatchOutcome> {
   const failed: BatchOutcome['failed'] = []
-  const valid: FetchedJob[] = []
+  const valid: TakenJob[] = []
   for (const job of jobs) {
     if (payload.Check(job.data)) valid.push(job)
     else {
@@ -46,14 +28,14 @@ export async function handleDeployments(tx: Tx, jobs: FetchedJob[]): Promise<Bat
       })
     }
   }
-  const payloads = (list: FetchedJob[]) => list.map((job) => job.data as DeploymentJob)
+  const payloads = (list: TakenJob[]) => list.map((job) => job.data as DeploymentJob)
   try {
     await tx.savepoint((sp) => recordDeployments(sp, payloads(valid)))
     return { recorded: valid, failed }
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error
   }
-  const recorded: FetchedJob[] = []
+  const recorded: TakenJob[] = []
   for (const job of valid) {
     try {
       await tx.savepoint((sp) => recordDeployments(sp, payloads([job])))

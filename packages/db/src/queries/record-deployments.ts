@@ -1,5 +1,6 @@
-import { type DeploymentJob, nameKey } from '@shiplog/schema'
+import { nameKey } from '@shiplog/schema'
 import type { Tx } from '../client.ts'
+import type { DeploymentJob } from '../queue/job.ts'
 
 type Row = Record<string, string>
 

@@ -2,8 +2,10 @@
 // to the worker (new, retried, repeated, tied, backfilled), voids and commit lists, over names,
 // versions, commits and instants chosen so that they collide, and the tally of what the runs
 // reached, so the property cannot pass by never reaching a case.
-import { type DeploymentJob, EARLIEST_MICROS, LATEST_MICROS, nameKey } from '@shiplog/schema'
+
+import { EARLIEST_MICROS, LATEST_MICROS, nameKey } from '@shiplog/schema'
 import fc from 'fast-check'
+import type { DeploymentJob } from '../queue/job.ts'
 import { DAY_MICROS } from './read-model-recount.ts'
 import {
   APPS,

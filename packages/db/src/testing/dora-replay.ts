@@ -2,10 +2,12 @@
 // given arrival order, as the worker and the API store it: deployments recorded in batches
 // (consecutive arrivals together), commit lists stored by replaceDeploymentCommits before or
 // after their deployment is recorded, incidents last (their cause must be recorded).
-import { type DeploymentJob, instantFromMicros } from '@shiplog/schema'
+
+import { instantFromMicros } from '@shiplog/schema'
 import type { Sql, Tx } from '../client.ts'
 import { replaceDeploymentCommits } from '../queries/deployment-commits.ts'
 import { recordDeployments } from '../queries/record-deployments.ts'
+import type { DeploymentJob } from '../queue/job.ts'
 import type { History } from './dora-oracle.ts'
 import { emptyRecordedTables } from './recorded-jobs.ts'
 

@@ -1,9 +1,10 @@
 // The count done the slow way, one deployment at a time, that deploymentFrequency must equal in
 // dora/deployment-frequency.test.ts.
 
-import { type DeploymentJob, nameKey } from '@shiplog/schema'
+import { nameKey } from '@shiplog/schema'
 import type { FrequencyCounts } from '../dora/deployment-frequency.ts'
 import type { BucketUnit } from '../dora/time-units.ts'
+import type { DeploymentJob } from '../queue/job.ts'
 import { DAY, WEEK } from './frequency-scenarios.ts'
 import type { Content } from './recorded-jobs.ts'
 

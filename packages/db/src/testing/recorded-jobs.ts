@@ -1,8 +1,10 @@
 // What the read model's property tests (read-model.test.ts, dora/deployment-frequency.test.ts)
 // share: the names they draw from, the content of a delivery, and how it becomes a job for
 // recordDeployments.
-import { type DeploymentJob, instantFromMicros, parseDateTime } from '@shiplog/schema'
+
+import { instantFromMicros, parseDateTime } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
+import type { DeploymentJob } from '../queue/job.ts'
 
 /** Names drawn from, most with a second spelling that names the same thing. */
 export const REPOSITORIES = ['acme/shop', 'ACME/Shop', 'acme/infra', 'other/tools']

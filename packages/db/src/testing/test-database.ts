@@ -5,7 +5,7 @@ import { readCurrentSql } from '../current-sql.ts'
 import { type LocalPostgres, resolvePostgres } from '../embedded.ts'
 import { migrateDatabase } from '../migrate.ts'
 import { listMigrations } from '../migrations.ts'
-import type { RetryPolicy } from '../queue.ts'
+import type { RetryPolicy } from '../queue/engine.ts'
 
 /** Retries fast enough that dead-lettering can be observed within a test. */
 export const TEST_RETRY_POLICY: RetryPolicy = {

@@ -4,7 +4,7 @@ import {
   replaceDeploymentCommits,
   StoredListKept,
 } from '@shiplog/db/queries/deployment-commits'
-import type { PgBoss } from '@shiplog/db/queue'
+import type { DeploymentQueue } from '@shiplog/db/queue'
 import type { CommitList, DeploymentCommits } from '@shiplog/schema'
 import { problems } from '../../kernel/problems.ts'
 import type { ReadClients } from '../../kernel/workspace.ts'
@@ -20,7 +20,7 @@ export const COMMITS_BODY_MAX_BYTES = 2 * 1024 * 1024
  */
 export async function storeDeploymentCommits(
   clients: ReadClients,
-  boss: PgBoss,
+  queue: DeploymentQueue,
   owner: Pick<KeyOwner, 'workspaceId'>,
   id: string,
   list: CommitList,
@@ -28,7 +28,7 @@ export async function storeDeploymentCommits(
   // Asked of the primary alone: the deployment may have been accepted a moment ago.
   const receipt = await getDeployment(
     { replica: clients.primary, primary: clients.primary },
-    boss,
+    queue,
     owner,
     id,
   )

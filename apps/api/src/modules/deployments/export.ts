@@ -1,11 +1,10 @@
 import { exportDeployments } from '@shiplog/db/queries/deployment-export'
-import { listUnrecordedDeployments } from '@shiplog/db/queries/unrecorded-deployments'
+import type { DeploymentQueue } from '@shiplog/db/queue'
 import type { ListDeploymentsQuery, PageCursor } from '@shiplog/schema'
 import { csvResponse, refusePaging } from '../../kernel/csv.ts'
 import type { ReadSlots } from '../../kernel/read-slots.ts'
 import type { ReadClients, Workspace } from '../../kernel/workspace.ts'
 import { DEPLOYMENT_CSV_HEADER, deploymentCsvLines } from './csv.ts'
-import { jobStatus } from './queue-status.ts'
 import { resolvedFiltersOf } from './service.ts'
 
 /** How an export reads: 1,000 rows at a time, for at most 15 minutes. */
@@ -18,6 +17,7 @@ export const EXPORT_OPTIONS = { chunk: 500, timeoutMs: 15 * 60_000 }
  */
 export async function exportWorkspaceDeployments(
   clients: ReadClients,
+  queue: DeploymentQueue,
   reads: ReadSlots,
   owner: Workspace,
   /** Whose read slots the export holds: the key's, or the person's. */
@@ -39,13 +39,13 @@ export async function exportWorkspaceDeployments(
     }
     let after: PageCursor | undefined
     do {
-      const page = await listUnrecordedDeployments(clients.primary, {
+      const page = await queue.list({
         ...filters,
         status,
         limit: 100,
         ...(after === undefined ? {} : { after }),
       })
-      await push(deploymentCsvLines(page.jobs.map((job) => jobStatus(job, status === 'failed'))))
+      await push(deploymentCsvLines(page.statuses))
       after = page.next ?? undefined
     } while (after !== undefined)
   }

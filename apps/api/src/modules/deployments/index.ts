@@ -117,13 +117,13 @@ const listDeployments = route({
     },
     ...READ_ERRORS,
   },
-  handle: ({ owner, query, request }, { reads, clients }) => {
+  handle: ({ owner, query, request }, { reads, clients, queue }) => {
     const type = preferredType(request.headers.get('accept'), ['application/json', 'text/csv'])
     if (type === 'text/csv') {
       const given = new URL(request.url).searchParams
-      return exportWorkspaceDeployments(clients, reads, owner, owner.keyId, query, given)
+      return exportWorkspaceDeployments(clients, queue, reads, owner, owner.keyId, query, given)
     }
-    return reads.run(owner.keyId, () => listWorkspaceDeployments(clients, owner, query))
+    return reads.run(owner.keyId, () => listWorkspaceDeployments(clients, queue, owner, query))
   },
 })
 
@@ -141,8 +141,8 @@ const getDeploymentReceipt = route({
     404: problem(NOT_FOUND),
     ...READ_ERRORS,
   },
-  handle: ({ owner, params }, { receipts, clients, boss }) =>
-    receipts.run(owner.keyId, () => getDeployment(clients, boss, owner, params.id)),
+  handle: ({ owner, params }, { receipts, clients, queue }) =>
+    receipts.run(owner.keyId, () => getDeployment(clients, queue, owner, params.id)),
 })
 
 const voidDeployment = route({
@@ -167,8 +167,8 @@ const voidDeployment = route({
     422: problem('A bad reason or an unknown field'),
     ...WRITE_ERRORS,
   },
-  handle: ({ owner, params, body }, { clients, boss }) =>
-    voidWorkspaceDeployment(clients, boss, owner, keyActor(owner), params.id, body.value.reason),
+  handle: ({ owner, params, body }, { clients, queue }) =>
+    voidWorkspaceDeployment(clients, queue, owner, keyActor(owner), params.id, body.value.reason),
 })
 
 const putDeploymentCommits = route({
@@ -195,8 +195,8 @@ const putDeploymentCommits = route({
     422: problem('A bad commit list: every failing field is listed in `errors` (at most 20)'),
     ...WRITE_ERRORS,
   },
-  async handle({ owner, params, body }, { clients, boss }) {
-    await storeDeploymentCommits(clients, boss, owner, params.id, body.value)
+  async handle({ owner, params, body }, { clients, queue }) {
+    await storeDeploymentCommits(clients, queue, owner, params.id, body.value)
   },
 })
 

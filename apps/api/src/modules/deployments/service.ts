@@ -8,8 +8,12 @@ import {
   type VoidedBy,
   voidDeployment,
 } from '@shiplog/db/queries/deployments'
-import { listUnrecordedDeployments } from '@shiplog/db/queries/unrecorded-deployments'
-import type { PgBoss } from '@shiplog/db/queue'
+import {
+  CommitOutcomeUnknown,
+  type DeploymentQueue,
+  fingerprintOf,
+  QueueUnavailable,
+} from '@shiplog/db/queue'
 import {
   type ChangeFailure,
   type DeploymentFields,
@@ -20,33 +24,48 @@ import {
   type ListDeploymentsQuery,
   nameKey,
 } from '@shiplog/schema'
-import type { Enqueuer } from '../../enqueue/enqueuer.ts'
-import { fingerprintOf } from '../../enqueue/idempotency.ts'
 import { problems } from '../../kernel/problems.ts'
 import type { ReadClients, Workspace } from '../../kernel/workspace.ts'
-import { findQueueStatus, jobStatus } from './queue-status.ts'
+
+/**
+ * The problem a failed acceptance answers: 503 to retry when the queue could not commit, 503
+ * outcome-unknown when it cannot tell whether it did; anything else is not the queue's to map.
+ */
+export function acceptanceProblem(error: unknown): unknown {
+  if (error instanceof QueueUnavailable) {
+    return problems.unavailable(
+      'The deployment could not be queued because the database is unavailable; it was not accepted. Retry shortly.',
+    )
+  }
+  if (error instanceof CommitOutcomeUnknown) return problems.outcomeUnknown()
+  return error
+}
 
 /**
  * Queues a checked deployment; resolves with its id (the original one for a repeated
- * Idempotency-Key) once durably queued. Throws a 422 problem for a reused Idempotency-Key; the
- * queue's own failures are mapped by the problem plugin.
+ * Idempotency-Key) once durably queued. Throws a 422 problem for a reused Idempotency-Key, a 503
+ * one when the queue could not take it.
  */
 export async function acceptDeployment(
-  queue: Enqueuer,
+  queue: DeploymentQueue,
   owner: Workspace,
   { value, deployedAtDefaulted }: { value: DeploymentFields; deployedAtDefaulted: boolean },
   idempotencyKey: string | undefined,
   receivedAt: Date,
 ): Promise<string> {
-  const outcome = await queue.enqueue({
-    workspaceId: owner.workspaceId,
-    fields: value,
-    receivedAt,
-    idempotency:
-      idempotencyKey === undefined
-        ? undefined
-        : { key: idempotencyKey, fingerprint: fingerprintOf(value, deployedAtDefaulted) },
-  })
+  const outcome = await queue
+    .accept({
+      workspaceId: owner.workspaceId,
+      fields: value,
+      receivedAt,
+      idempotency:
+        idempotencyKey === undefined
+          ? undefined
+          : { key: idempotencyKey, fingerprint: fingerprintOf(value, deployedAtDefaulted) },
+    })
+    .catch((error) => {
+      throw acceptanceProblem(error)
+    })
   if (outcome.kind === 'conflict') {
     throw problems.validation(
       [{ field: 'Idempotency-Key', message: 'was already used with a different request body' }],
@@ -89,13 +108,13 @@ async function receiptOf(
  */
 export async function getDeployment(
   { replica, primary }: ReadClients,
-  boss: PgBoss,
+  queue: DeploymentQueue,
   owner: Workspace,
   id: string,
 ): Promise<DeploymentStatus> {
   const recorded = await findRecordedDeployment(replica, owner.workspaceId, id)
   if (recorded) return receiptOf(replica, recorded)
-  const queued = await findQueueStatus(primary, boss, owner.workspaceId, id)
+  const queued = await queue.status(owner.workspaceId, id)
   if (queued) return queued
   // Asked on the primary: the worker records a deployment and completes its job in one
   // transaction, which may have committed between the two reads above, and the replica may not
@@ -161,7 +180,8 @@ export async function resolvedFiltersOf(sql: Sql, owner: Workspace, query: ListD
  * holds up to date.
  */
 export async function listWorkspaceDeployments(
-  { replica, primary }: ReadClients,
+  { replica }: ReadClients,
+  queue: DeploymentQueue,
   owner: Workspace,
   query: ListDeploymentsQuery,
 ): Promise<DeploymentPage> {
@@ -182,11 +202,8 @@ export async function listWorkspaceDeployments(
       nextCursor: page.next ? encodeCursor(page.next) : null,
     }
   }
-  const page = await listUnrecordedDeployments(primary, { ...filters, status })
-  return {
-    data: page.jobs.map((job) => jobStatus(job, status === 'failed')),
-    nextCursor: page.next ? encodeCursor(page.next) : null,
-  }
+  const page = await queue.list({ ...filters, status })
+  return { data: page.statuses, nextCursor: page.next ? encodeCursor(page.next) : null }
 }
 
 /**
@@ -197,7 +214,7 @@ export async function listWorkspaceDeployments(
  */
 export async function voidWorkspaceDeployment(
   clients: ReadClients,
-  boss: PgBoss,
+  queue: DeploymentQueue,
   owner: Workspace,
   actor: Actor,
   id: string,
@@ -205,7 +222,7 @@ export async function voidWorkspaceDeployment(
 ): Promise<DeploymentStatus> {
   // The primary alone: it holds the row to void, and may have just recorded it.
   const primaryOnly = { replica: clients.primary, primary: clients.primary }
-  const receipt = await getDeployment(primaryOnly, boss, owner, id)
+  const receipt = await getDeployment(primaryOnly, queue, owner, id)
   if (receipt.status === 'queued' || receipt.status === 'failed') {
     throw problems.conflict(
       receipt.status === 'queued'
@@ -224,5 +241,5 @@ export async function voidWorkspaceDeployment(
       details: { reason },
     })
   })
-  return getDeployment(primaryOnly, boss, owner, id)
+  return getDeployment(primaryOnly, queue, owner, id)
 }

@@ -11,6 +11,7 @@ import {
   listIncidents,
   updateIncident,
 } from '@shiplog/db/queries/incidents'
+import { uuidv7 } from '@shiplog/db/uuidv7'
 import {
   encodeCursor,
   type FieldError,
@@ -24,7 +25,6 @@ import {
   parseDateTime,
 } from '@shiplog/schema'
 import { problems } from '../../kernel/problems.ts'
-import { uuidv7 } from '../../kernel/uuidv7.ts'
 import type { Workspace } from '../../kernel/workspace.ts'
 
 const NOT_FOUND =

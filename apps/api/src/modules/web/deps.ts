@@ -1,5 +1,5 @@
 import type { Sql } from '@shiplog/db/client'
-import type { PgBoss } from '@shiplog/db/queue'
+import type { DeploymentQueue } from '@shiplog/db/queue'
 import type { LogLine } from '@shiplog/ops-http/log'
 import type { ReadSlots } from '../../kernel/read-slots.ts'
 import type { KeyLookup } from '../../plugins/auth/index.ts'
@@ -12,7 +12,7 @@ import type { SignInSettings } from '../access/sign-in-settings.ts'
 export interface WebDeps {
   sql: Sql
   readSql: Sql
-  boss: PgBoss
+  queue: DeploymentQueue
   keys: KeyLookup
   signInAttempts: AddressLimiter
   clientAddress: ClientAddress

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
-import { CommitOutcomeUnknown, QueueUnavailable } from '../../enqueue/enqueuer.ts'
 import { problems } from '../../kernel/problems.ts'
 import { problemDetails } from './index.ts'
 
@@ -75,17 +74,6 @@ describe('problem details', () => {
     expect(response.headers.get('retry-after')).toBe('2')
     expect(body.type).toBe('/problems/unavailable')
     expect(reported).toEqual([])
-  })
-
-  test("the queue's failures: not queued is 503 unavailable, an unknown commit 503 outcome-unknown", async () => {
-    const unavailable = await answer(new QueueUnavailable(withCode('CONNECTION_CLOSED')))
-    expect(unavailable.response.status).toBe(503)
-    expect(unavailable.body.type).toBe('/problems/unavailable')
-    expect(unavailable.body.detail).toContain('could not be queued')
-    const unknown = await answer(new CommitOutcomeUnknown(withCode('CONNECTION_CLOSED')))
-    expect(unknown.response.status).toBe(503)
-    expect(unknown.body.type).toBe('/problems/outcome-unknown')
-    expect(unknown.reported).toEqual([])
   })
 
   test('anything else is a bug: a 500 that tells nothing of it, reported once', async () => {

@@ -1,6 +1,5 @@
 import { isDatabaseUnavailable, isStatementCancelled } from '@shiplog/db/errors'
 import { Elysia } from 'elysia'
-import { CommitOutcomeUnknown, QueueUnavailable } from '../../enqueue/enqueuer.ts'
 import { HttpProblem, problemResponse, problems } from '../../kernel/problems.ts'
 
 /**
@@ -22,12 +21,6 @@ export function problemDetails(onUnexpected: (error: unknown) => void) {
 function answerFor(code: unknown, error: unknown, onUnexpected: (error: unknown) => void) {
   if (error instanceof HttpProblem) return error
   if (code === 'NOT_FOUND') return problems.notFound('No such endpoint; see /docs.')
-  if (error instanceof QueueUnavailable) {
-    return problems.unavailable(
-      'The deployment could not be queued because the database is unavailable; it was not accepted. Retry shortly.',
-    )
-  }
-  if (error instanceof CommitOutcomeUnknown) return problems.outcomeUnknown()
   // Any read or lookup that cannot reach Postgres: the client should retry; not a bug.
   if (isDatabaseUnavailable(error)) {
     return problems.unavailable('The database is unavailable right now; retry shortly.')

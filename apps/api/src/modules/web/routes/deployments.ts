@@ -56,7 +56,7 @@ export function deploymentRoutes(deps: WebDeps) {
     forms: { notice?: string; voidForm?: FormState } = {},
   ) {
     const owner = page.principal
-    const deployment = await page.read(() => getDeployment(clients, deps.boss, owner, id))
+    const deployment = await page.read(() => getDeployment(clients, deps.queue, owner, id))
     const commits = await page.read(() =>
       deploymentCommitsOf(clients, owner, id).catch((error): DeploymentCommits | undefined => {
         if (error instanceof HttpProblem && error.status === 404) return undefined
@@ -105,7 +105,7 @@ export function deploymentRoutes(deps: WebDeps) {
         const filters = Object.fromEntries(query) as TimelineFilters
         const parsed = parametersOf(ListDeploymentsQuery, query)
         const list = await page.read(() =>
-          listWorkspaceDeployments(clients, page.principal, parsed),
+          listWorkspaceDeployments(clients, deps.queue, page.principal, parsed),
         )
         return deploymentsPage(list, filters)
       }),
@@ -117,6 +117,7 @@ export function deploymentRoutes(deps: WebDeps) {
         const parsed = parametersOf(ListDeploymentsQuery, query)
         return exportWorkspaceDeployments(
           clients,
+          deps.queue,
           deps.reads,
           page.principal,
           page.principal.slot,
@@ -149,7 +150,7 @@ export function deploymentRoutes(deps: WebDeps) {
         async (page, { reason }) => {
           const id = pathId(page.url, 'deployment')
           const { principal } = page
-          await voidWorkspaceDeployment(clients, deps.boss, principal, principal.actor, id, reason)
+          await voidWorkspaceDeployment(clients, deps.queue, principal, principal.actor, id, reason)
           return redirect(`/ui/deployments/${id}?voided=1`)
         },
       ),

@@ -1,13 +1,15 @@
-import type { DeploymentJob, PageCursor } from '@shiplog/schema'
+import type { DeploymentStatus, PageCursor } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
-import { DEPLOYMENTS_DEAD_LETTER_QUEUE, DEPLOYMENTS_QUEUE } from '../queue.ts'
-import type { DeploymentFilters } from './deployments.ts'
-import { instantAt, pageOf } from './keyset.ts'
+import type { DeploymentFilters } from '../queries/deployments.ts'
+import { instantAt, pageOf } from '../queries/keyset.ts'
+import { DEAD_LETTERS, RETRIES } from './engine.ts'
+import type { DeploymentJob } from './job.ts'
+import { statusOfJob } from './status.ts'
 
 const SIX_FRACTION_DIGITS = String.raw`(\.\d{6})\d+`
 
 /** A deployment not recorded: in the inbox, waiting for a retry, or dead-lettered. */
-export interface UnrecordedJob {
+interface UnrecordedJob {
   data: DeploymentJob
   createdOn: Date
   completedOn: Date | null
@@ -18,9 +20,9 @@ export interface UnrecordedJob {
   deployedAtMicros: string
 }
 
-/** One page of queued or failed deployments, newest `deployedAt` first. */
+/** One page of queued or failed deployments, newest `deployedAt` first, as receipts. */
 export interface UnrecordedPage {
-  jobs: UnrecordedJob[]
+  statuses: DeploymentStatus[]
   next: PageCursor | null
 }
 
@@ -33,7 +35,7 @@ export interface UnrecordedPage {
  * transaction, so other sessions see it queued until the same commit makes it recorded
  * (status-continuity.test.ts polls both lists while a worker drains).
  *
- * Read-only SQL on the inbox and pg-boss's job table, because pg-boss's `findJobs` has no limit
+ * Read-only SQL on the inbox and the engine's job table, because pg-boss's `findJobs` has no limit
  * or order and loaded every such job into memory: a worker outage with a large backlog could
  * exhaust the API. Postgres sorts with a bounded top-N; `state < 'active'` matches pg-boss's own
  * partial index of waiting jobs. Names are compared with Postgres' `lower(normalize())`, which
@@ -43,7 +45,7 @@ export async function listUnrecordedDeployments(
   sql: Sql,
   query: DeploymentFilters & { status: 'queued' | 'failed' },
 ): Promise<UnrecordedPage> {
-  const queue = query.status === 'queued' ? DEPLOYMENTS_QUEUE : DEPLOYMENTS_DEAD_LETTER_QUEUE
+  const queue = query.status === 'queued' ? RETRIES : DEAD_LETTERS
   const field = (name: string) => sql`lower(normalize(j.data->'deployment'->>${name}, NFC))`
   const jobs = sql`
       select j.data, j.created_on, j.completed_on, j.retry_count, j.output, j.source_output,
@@ -93,5 +95,6 @@ export async function listUnrecordedDeployments(
     deployedAtMicros: BigInt(last.deployedAtMicros),
     id: last.data.id,
   }))
-  return { jobs: page, next }
+  const failed = query.status === 'failed'
+  return { statuses: page.map((job) => statusOfJob(job, failed)), next }
 }

@@ -1,19 +1,18 @@
-import type { Sql, Tx } from '@shiplog/db/client'
-import { isDatabaseUnavailable, isPostgresError, neverReachedDatabase } from '@shiplog/db/errors'
-import { insertIntoInbox } from '@shiplog/db/queries/deployment-inbox'
-import type { PgBoss } from '@shiplog/db/queue'
-import { uuidv7 } from '../kernel/uuidv7.ts'
-import { CommitCheck } from './commit-check.ts'
+import type { Sql, Tx } from '../client.ts'
+import { isDatabaseUnavailable, isPostgresError, neverReachedDatabase } from '../errors.ts'
+import { uuidv7 } from '../uuidv7.ts'
 import {
   type AcceptedDeployment,
   CommitOutcomeUnknown,
   type EnqueueOutcome,
-  type Enqueuer,
   QueueUnavailable,
-} from './enqueuer.ts'
+} from './accepted.ts'
+import { CommitCheck } from './commit-check.ts'
+import type { Engine } from './engine.ts'
 import { GroupCommit, type GroupCommitOptions } from './group-commit.ts'
 import { claimKeys } from './idempotency.ts'
-import { toJob } from './job-payload.ts'
+import { insertIntoInbox } from './inbox.ts'
+import type { DeploymentJob } from './job.ts'
 import { UnavailablePause } from './unavailable-pause.ts'
 
 /**
@@ -38,24 +37,33 @@ function asEnqueueFailure(error: unknown): unknown {
   return error
 }
 
+/** The queue payload of an accepted deployment: what the worker records, as it will store it. */
+const jobOf = (item: AcceptedDeployment, id: string): DeploymentJob => ({
+  id,
+  workspaceId: item.workspaceId,
+  receivedAt: item.receivedAt.toISOString(),
+  deployment: item.fields,
+})
+
 /**
  * Puts accepted deployments in the inbox (`deployment_inbox`) with group commit: requests that
- * arrive together share one transaction holding their Idempotency-Key claims and their rows. A caller's promise
- * resolves only after that transaction committed; if it fails, every caller in it is rejected.
+ * arrive together share one transaction holding their Idempotency-Key claims and their rows. A
+ * caller's promise resolves only after that transaction committed; if it fails, every caller in
+ * it is rejected.
  */
-export class DeploymentQueue implements Enqueuer {
+export class Acceptance {
   private readonly group: GroupCommit<AcceptedDeployment, EnqueueOutcome>
   private readonly pause = new UnavailablePause()
   private readonly check: CommitCheck
 
   constructor(
     private readonly sql: Sql,
-    boss: PgBoss,
+    engine: Engine,
     options: GroupCommitOptions,
     private readonly observe: CommitObserver,
   ) {
     this.group = new GroupCommit((items) => this.commitOrVerify(items), options)
-    this.check = new CommitCheck(sql, boss)
+    this.check = new CommitCheck(sql, engine)
   }
 
   /**
@@ -63,7 +71,7 @@ export class DeploymentQueue implements Enqueuer {
    * `QueueUnavailable` when Postgres failed the commit, at once while paused after an outage, or
    * with `CommitOutcomeUnknown`; any other error is a bug.
    */
-  enqueue(item: AcceptedDeployment): Promise<EnqueueOutcome> {
+  accept(item: AcceptedDeployment): Promise<EnqueueOutcome> {
     if (this.pause.active) return Promise.reject(new QueueUnavailable())
     return this.group.submit(item).catch((error) => {
       throw asEnqueueFailure(error)
@@ -158,7 +166,7 @@ export class DeploymentQueue implements Enqueuer {
   ): Promise<void> {
     await insertIntoInbox(
       sql,
-      items.map((item, index) => toJob(item, ids[index] as string)),
+      items.map((item, index) => jobOf(item, ids[index] as string)),
     )
   }
 }

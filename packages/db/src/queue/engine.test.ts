@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createSql, type Sql } from './client.ts'
-import { createBoss, type PgBoss, stopQuietly } from './queue.ts'
-import { createTestDatabase, type TestDatabase } from './testing/test-database.ts'
+import { createSql, type Sql } from '../client.ts'
+import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
+import { createEngine, type Engine, stopEngine } from './engine.ts'
 
 let database: TestDatabase
 let sql: Sql
@@ -30,27 +30,27 @@ const allClosed = async (applicationName: string) => {
   return false
 }
 
-test('stopQuietly stops a running queue and closes its connections, logging nothing', async () => {
-  const boss = createBoss(database.url, 'producer', 'shiplog-queue-test-stop')
+test('stopEngine stops a running queue and closes its connections, logging nothing', async () => {
+  const boss = createEngine(database.url, 'producer', 'shiplog-queue-test-stop')
   await boss.start()
   await boss.send('deployments', { probe: true })
   expect(await queueConnections('shiplog-queue-test-stop')).toBeGreaterThan(0)
 
   const lines: Record<string, unknown>[] = []
-  await stopQuietly(boss, (line) => lines.push(line))
+  await stopEngine(boss, (line) => lines.push(line))
 
   expect(lines).toEqual([])
   expect(await allClosed('shiplog-queue-test-stop')).toBe(true)
 })
 
-test('stopQuietly logs a failed stop instead of throwing it', async () => {
-  // pg-boss gives no way to make its own stop fail on demand; this stands in for one that does.
+test('stopEngine logs a failed stop instead of throwing it', async () => {
+  // The engine gives no way to make its own stop fail on demand; this stands in for one that does.
   const failing = {
     stop: () => Promise.reject(new Error('connection terminated unexpectedly')),
-  } as unknown as PgBoss
+  } as unknown as Engine
   const lines: Record<string, unknown>[] = []
 
-  await stopQuietly(failing, (line) => lines.push(line))
+  await stopEngine(failing, (line) => lines.push(line))
 
   expect(lines).toEqual([
     {

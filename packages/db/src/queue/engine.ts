@@ -1,14 +1,17 @@
+// The retry and dead-letter engine behind the deployment queue: pg-boss, the only file that
+// imports it. A deployment's first attempt is its inbox row (inbox.ts); one that fails moves to
+// pg-boss's queue of retries, which backs off and, after the last attempt, dead-letters it.
 import { type Db, PgBoss } from 'pg-boss'
+import type { Sql, Tx } from '../client.ts'
 
-export { PgBoss }
+/** The engine's handle; only this module's files use it. */
+export type Engine = PgBoss
 
-import type { Sql, Tx } from './client.ts'
+/** The engine's queue of deployments waiting for another attempt (named before the inbox was). */
+export const RETRIES = 'deployments'
 
-/** The queue every accepted deployment goes through. */
-export const DEPLOYMENTS_QUEUE = 'deployments'
-
-/** Where a deployment job lands after its last failed attempt, to be listed and replayed. */
-export const DEPLOYMENTS_DEAD_LETTER_QUEUE = 'deployments-dead'
+/** Where a deployment lands after its last failed attempt, to be listed and replayed. */
+export const DEAD_LETTERS = 'deployments-dead'
 
 /** How failed jobs are retried and how long their traces are kept. */
 export interface RetryPolicy {
@@ -26,15 +29,15 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 
 const DAY = 24 * 60 * 60
 
-/** What a process uses pg-boss for, which decides what pg-boss runs in it. */
-export type BossRole = 'migrate' | 'producer' | 'worker'
+/** What a process uses the queue for, which decides what the engine runs in it. */
+export type QueueRole = 'migrate' | 'producer' | 'worker'
 
 /**
- * Creates (without starting) the pg-boss instance of a process. Only the migration step installs
- * pg-boss's schema; only workers run its maintenance. Producers insert through our own
- * transactions, so their pool stays tiny.
+ * Creates (without starting) the engine of a process. Only the migration step installs its
+ * schema; only workers run its maintenance. Producers insert through our own transactions, so
+ * their pool stays tiny.
  */
-export function createBoss(url: string, role: BossRole, applicationName: string): PgBoss {
+export function createEngine(url: string, role: QueueRole, applicationName: string): Engine {
   const boss = new PgBoss({
     connectionString: url,
     application_name: applicationName,
@@ -56,7 +59,7 @@ const toStderr: QueueLog = (line) => console.error(JSON.stringify(line))
  * Stops pg-boss at once and closes its pool, for a process on its way out: a failure here must
  * not replace the outcome being reported, so it is logged rather than thrown.
  */
-export async function stopQuietly(boss: PgBoss, log: QueueLog = toStderr): Promise<void> {
+export async function stopEngine(boss: Engine, log: QueueLog = toStderr): Promise<void> {
   await boss.stop({ graceful: false, close: true }).catch((error) => {
     log({ level: 'warn', msg: 'queue did not stop cleanly', error: String(error) })
   })
@@ -66,8 +69,8 @@ export async function stopQuietly(boss: PgBoss, log: QueueLog = toStderr): Promi
  * Starts pg-boss, retrying (backing off to every 5 s) while Postgres is unreachable or not yet
  * migrated. Resolves true once started, or false when `cancelled()` turned true first (shutdown).
  */
-export async function startBoss(
-  boss: PgBoss,
+export async function startEngine(
+  boss: Engine,
   log: QueueLog,
   cancelled: () => boolean = () => false,
 ): Promise<boolean> {
@@ -88,7 +91,7 @@ export async function startBoss(
  * (what the migration step does); without one, existing queues keep theirs. Safe to run from
  * several replicas at once: pg-boss serialises queue creation under an advisory lock.
  */
-export async function ensureQueues(boss: PgBoss, policy?: RetryPolicy) {
+export async function ensureQueues(boss: Engine, policy?: RetryPolicy) {
   const deadLetter = { retentionSeconds: 30 * DAY, deleteAfterSeconds: 30 * DAY }
   const effective = policy ?? DEFAULT_RETRY_POLICY
   const main = {
@@ -99,13 +102,13 @@ export async function ensureQueues(boss: PgBoss, policy?: RetryPolicy) {
     expireInSeconds: 120,
     retentionSeconds: 14 * DAY,
     deleteAfterSeconds: DAY,
-    deadLetter: DEPLOYMENTS_DEAD_LETTER_QUEUE,
+    deadLetter: DEAD_LETTERS,
   }
-  await boss.createQueue(DEPLOYMENTS_DEAD_LETTER_QUEUE, { partition: true, ...deadLetter })
-  await boss.createQueue(DEPLOYMENTS_QUEUE, { partition: true, ...main })
+  await boss.createQueue(DEAD_LETTERS, { partition: true, ...deadLetter })
+  await boss.createQueue(RETRIES, { partition: true, ...main })
   if (policy) {
-    await boss.updateQueue(DEPLOYMENTS_DEAD_LETTER_QUEUE, deadLetter)
-    await boss.updateQueue(DEPLOYMENTS_QUEUE, main)
+    await boss.updateQueue(DEAD_LETTERS, deadLetter)
+    await boss.updateQueue(RETRIES, main)
   }
 }
 

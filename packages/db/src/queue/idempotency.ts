@@ -1,12 +1,12 @@
 // Idempotency-Key, from the checked header to the claim: what a retry must repeat, and what each
-// request of a batch becomes once the keys are claimed (what a valid key is: @shiplog/schema). The SQL is in
-// `@shiplog/db/queries/idempotency-keys`; the worker deletes expired claims.
+// request of a batch becomes once the keys are claimed (what a valid key is: @shiplog/schema).
+// The SQL is in `idempotency-keys.ts`; the worker deletes expired claims.
 
 import { createHash } from 'node:crypto'
-import type { Tx } from '@shiplog/db/client'
-import { claimIdempotencyKeys, type IdempotencyClaim } from '@shiplog/db/queries/idempotency-keys'
 import type { DeploymentFields } from '@shiplog/schema'
-import type { AcceptedDeployment, EnqueueOutcome } from './enqueuer.ts'
+import type { Tx } from '../client.ts'
+import type { AcceptedDeployment, EnqueueOutcome } from './accepted.ts'
+import { claimIdempotencyKeys, type IdempotencyClaim } from './idempotency-keys.ts'
 
 /**
  * What a retry must repeat for its key to replay rather than conflict: the validated fields as

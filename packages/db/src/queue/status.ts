@@ -1,14 +1,10 @@
-import type { Sql } from '@shiplog/db/client'
-import { findInInbox } from '@shiplog/db/queries/deployment-inbox'
-import {
-  DEPLOYMENTS_DEAD_LETTER_QUEUE,
-  DEPLOYMENTS_QUEUE,
-  type PgBoss,
-  viaPostgresJs,
-} from '@shiplog/db/queue'
-import type { DeploymentJob, DeploymentStatus } from '@shiplog/schema'
+import type { DeploymentStatus } from '@shiplog/schema'
+import type { Sql } from '../client.ts'
+import { DEAD_LETTERS, type Engine, RETRIES, viaPostgresJs } from './engine.ts'
+import { findInInbox } from './inbox.ts'
+import type { DeploymentJob } from './job.ts'
 
-/** What a receipt needs of a queue job, from pg-boss's `findJobs` or our own listing. */
+/** What a receipt needs of a queued job, from the engine's `findJobs` or our own listing. */
 interface QueueJob {
   data: DeploymentJob
   createdOn: Date
@@ -24,7 +20,7 @@ interface FoundJob extends QueueJob {
 }
 
 /** A queued or failed job's deployment as a receipt, in the spelling it was sent with. */
-export function jobStatus(job: QueueJob, failed: boolean): DeploymentStatus {
+export function statusOfJob(job: QueueJob, failed: boolean): DeploymentStatus {
   const { deployment, id, receivedAt } = job.data
   const message = job.sourceOutput?.message ?? job.output?.message ?? 'unknown error'
   return {
@@ -56,28 +52,26 @@ const newestFirst = (a: FoundJob, b: FoundJob) => b.createdOn.getTime() - a.crea
  */
 export async function findQueueStatus(
   sql: Sql,
-  boss: PgBoss,
+  engine: Engine,
   workspaceId: string,
   id: string,
 ): Promise<DeploymentStatus | undefined> {
   const waiting = await findInInbox(sql, workspaceId, id)
   if (waiting)
-    return jobStatus(
+    return statusOfJob(
       { data: waiting, createdOn: new Date(waiting.receivedAt), retryCount: 0 },
       false,
     )
   const db = viaPostgresJs(sql)
   // A replayed job has a new job id, so the deployment id in the payload is what is matched.
-  const jobs = (
-    (await boss.findJobs(DEPLOYMENTS_QUEUE, { data: { id }, db })) as unknown as FoundJob[]
-  )
+  const jobs = ((await engine.findJobs(RETRIES, { data: { id }, db })) as unknown as FoundJob[])
     .filter((job) => job.data.workspaceId === workspaceId)
     .sort(newestFirst)
   const latest = jobs[0]
   if (latest && ['created', 'retry', 'active'].includes(latest.state))
-    return jobStatus(latest, false)
+    return statusOfJob(latest, false)
   const dead = (
-    (await boss.findJobs(DEPLOYMENTS_DEAD_LETTER_QUEUE, {
+    (await engine.findJobs(DEAD_LETTERS, {
       data: { id },
       queued: true,
       db,
@@ -85,7 +79,7 @@ export async function findQueueStatus(
   )
     .filter((job) => job.data.workspaceId === workspaceId)
     .sort(newestFirst)
-  if (dead[0]) return jobStatus(dead[0], true)
-  if (latest?.state === 'failed') return jobStatus(latest, true)
+  if (dead[0]) return statusOfJob(dead[0], true)
+  if (latest?.state === 'failed') return statusOfJob(latest, true)
   return undefined
 }

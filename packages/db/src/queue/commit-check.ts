@@ -1,6 +1,6 @@
-import type { Sql } from '@shiplog/db/client'
-import { wasAccepted } from '@shiplog/db/queries/deployment-inbox'
-import { DEPLOYMENTS_QUEUE, type PgBoss, viaPostgresJs } from '@shiplog/db/queue'
+import type { Sql } from '../client.ts'
+import { type Engine, RETRIES, viaPostgresJs } from './engine.ts'
+import { wasAccepted } from './inbox.ts'
 
 // How long a failed commit is checked, waiting for Postgres to come back, before its requests
 // are told the outcome is unknown. Short outages thus end with the true answer.
@@ -19,7 +19,7 @@ export class CommitCheck {
 
   constructor(
     private readonly sql: Sql,
-    private readonly boss: PgBoss,
+    private readonly engine: Engine,
   ) {}
 
   /** Whether the commit whose first job is `firstId` happened. */
@@ -41,13 +41,12 @@ export class CommitCheck {
   private async jobExists(id: string): Promise<CommitVerdict> {
     const deadline = Date.now() + VERIFY_TIMEOUT_MS
     for (let wait = 25; Date.now() < deadline; wait = Math.min(500, wait * 2)) {
-      // A deployment whose first attempt failed has moved on to pg-boss for its retries.
+      // A deployment whose first attempt failed has moved on to the engine for its retries.
       const lookup = wasAccepted(this.sql, id)
         .then(
           async (found) =>
             found ||
-            (await this.boss.findJobs(DEPLOYMENTS_QUEUE, { id, db: viaPostgresJs(this.sql) }))
-              .length > 0,
+            (await this.engine.findJobs(RETRIES, { id, db: viaPostgresJs(this.sql) })).length > 0,
         )
         .then((found): CommitVerdict => (found ? 'yes' : 'no'))
         .catch(() => 'unknown' as const)

@@ -1,10 +1,9 @@
+import { DeploymentFields } from '@shiplog/schema'
 import { type Static, Type } from '@sinclair/typebox'
-import { DeploymentFields } from './deployment.ts'
-import './formats.ts'
 
 /**
- * The payload of a queued deployment: validated fields plus what the API knew when it accepted
- * the request.
+ * A queued deployment, as the inbox and the retries hold it: its checked fields plus what the API
+ * knew when it accepted the request. The worker checks a payload against it before recording.
  */
 export const DeploymentJob = Type.Object(
   {

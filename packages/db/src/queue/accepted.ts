@@ -1,6 +1,6 @@
 import type { DeploymentFields } from '@shiplog/schema'
 
-/** A validated deployment the API has decided to accept. */
+/** A checked deployment the API has decided to accept. */
 export interface AcceptedDeployment {
   workspaceId: string
   fields: DeploymentFields
@@ -16,15 +16,6 @@ export type EnqueueOutcome =
   | { kind: 'replayed'; id: string }
   /** The Idempotency-Key was already used with a different body. */
   | { kind: 'conflict' }
-
-/** What the routes need from a queue: durable enqueueing, and a way to drain before exit. */
-export interface Enqueuer {
-  /** Rejects with `QueueUnavailable` or `CommitOutcomeUnknown`; anything else is a bug. */
-  enqueue(item: AcceptedDeployment): Promise<EnqueueOutcome>
-  whenIdle(): Promise<void>
-  /** Requests waiting for a commit and commits running, where the queue batches. */
-  readonly depth?: { waiting: number; inFlight: number }
-}
 
 /** Postgres could not be reached, or refused the queue commit: the deployment was not accepted. */
 export class QueueUnavailable extends Error {

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from '@shiplog/db/errors'
+import { isDatabaseUnavailable } from '../errors.ts'
 
 // How long new requests are turned away after Postgres was found unreachable.
 const UNAVAILABLE_PAUSE_MS = 1_000
