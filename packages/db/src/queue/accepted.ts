@@ -1,4 +1,5 @@
 import type { DeploymentFields } from '@shiplog/schema'
+import { isDatabaseUnavailable, isPostgresError } from '../errors.ts'
 
 /** A checked deployment the API has decided to accept. */
 export interface AcceptedDeployment {
@@ -24,9 +25,28 @@ export class QueueUnavailable extends Error {
   }
 }
 
+/**
+ * What a failed acceptance rejects with: Postgres unreachable, or refusing the commit (a timeout,
+ * a full disk, a trigger), is `QueueUnavailable`, for the client to retry. An exception of our
+ * own code stays what it is, a bug.
+ */
+export function acceptanceFailure(error: unknown): unknown {
+  if (isDatabaseUnavailable(error) || isPostgresError(error)) return new QueueUnavailable(error)
+  return error
+}
+
 /** A commit failed and whether it happened cannot be known yet (Postgres still unreachable). */
 export class CommitOutcomeUnknown extends Error {
   constructor(cause: unknown) {
     super('the queue commit failed and Postgres could not be asked whether it happened', { cause })
   }
 }
+
+/**
+ * How a queue commit ended: ok; failed (its requests got 503); confirmed (it failed but had
+ * happened, so 202); unknown (Postgres could not be asked, so 503 outcome-unknown).
+ */
+export type CommitOutcome = 'ok' | 'failed' | 'confirmed' | 'unknown'
+
+/** Told about every commit (for logs and metrics); `error` is set unless the outcome is ok. */
+export type CommitObserver = (batchSize: number, outcome: CommitOutcome, error?: unknown) => void

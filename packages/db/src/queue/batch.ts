@@ -50,7 +50,7 @@ export class Batches {
    * Takes up to `size` deployments of the streams of `share` (all of them when absent), records
    * them with `record` and settles each, in one transaction; undefined when there was nothing.
    */
-  async work(
+  async next(
     size: number,
     share: StreamShare | undefined,
     record: Recorder,

@@ -1,4 +1,5 @@
 import type { Sql } from '../client.ts'
+import { type CommitObserver, CommitOutcomeUnknown } from './accepted.ts'
 import { type Engine, RETRIES, viaPostgresJs } from './engine.ts'
 import { wasAccepted } from './inbox.ts'
 
@@ -12,7 +13,8 @@ export type CommitVerdict = 'yes' | 'no' | 'unknown'
 /**
  * Finds out whether a failed commit happened: the connection can die between COMMIT and its
  * acknowledgement. Asks whether the batch's first deployment was accepted (in the inbox, or
- * already recorded by the worker), since a batch's rows are one statement, all there or none. Checks in progress are waited for at shutdown, like commits.
+ * already recorded by the worker), since a batch's rows are one statement, all there or none.
+ * Checks in progress are waited for at shutdown, like commits.
  */
 export class CommitCheck {
   private readonly running = new Set<Promise<CommitVerdict>>()
@@ -20,7 +22,26 @@ export class CommitCheck {
   constructor(
     private readonly sql: Sql,
     private readonly engine: Engine,
+    private readonly observe: CommitObserver,
   ) {}
+
+  /**
+   * Resolves if the failed commit whose first job is `firstId` happened after all; rejects with
+   * what to tell its `batchSize` clients: the commit's error, or `CommitOutcomeUnknown`.
+   */
+  async confirm(error: unknown, firstId: string, batchSize: number): Promise<void> {
+    const happened = await this.happened(firstId)
+    if (happened === 'yes') {
+      this.observe(batchSize, 'confirmed', error)
+      return
+    }
+    if (happened === 'unknown') {
+      this.observe(batchSize, 'unknown', error)
+      throw new CommitOutcomeUnknown(error)
+    }
+    this.observe(batchSize, 'failed', error)
+    throw error
+  }
 
   /** Whether the commit whose first job is `firstId` happened. */
   happened(firstId: string): Promise<CommitVerdict> {

@@ -1,4 +1,4 @@
-import type { Sql, Tx } from '../client.ts'
+import type { Queryable, Sql } from '../client.ts'
 
 /** An `Idempotency-Key` a request wants to claim for the deployment it carries. */
 export interface IdempotencyClaim {
@@ -22,7 +22,7 @@ const claimId = (workspaceId: string, key: string) => `${workspaceId}\u0000${key
  * in the order of `claims`: the claim itself when it won, else the live earlier one.
  */
 export async function claimIdempotencyKeys(
-  tx: Tx,
+  tx: Queryable,
   claims: IdempotencyClaim[],
 ): Promise<(IdempotencyHolder | undefined)[]> {
   if (claims.length === 0) return []

@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto'
 import type { DeploymentFields } from '@shiplog/schema'
-import type { Tx } from '../client.ts'
+import type { Queryable } from '../client.ts'
 import type { AcceptedDeployment, EnqueueOutcome } from './accepted.ts'
 import { claimIdempotencyKeys, type IdempotencyClaim } from './idempotency-keys.ts'
 
@@ -22,10 +22,11 @@ export function fingerprintOf(fields: DeploymentFields, deployedAtDefaulted: boo
 /**
  * Claims the batch's keys inside its enqueue transaction and says what each request becomes:
  * queued under its new id (no key, or the key is its own), replayed (the key's earlier request
- * had the same fingerprint) or a conflict. `ids` are the ids the batch's jobs would get.
+ * had the same fingerprint) or a conflict. `ids` are the ids the batch's jobs would get. A batch
+ * without keys asks nothing of Postgres; one with keys claims them in its transaction, `tx`.
  */
 export async function claimKeys(
-  tx: Tx,
+  tx: Queryable,
   items: AcceptedDeployment[],
   ids: string[],
 ): Promise<EnqueueOutcome[]> {

@@ -1,7 +1,12 @@
 import type { Sql } from '../client.ts'
 import type { DeploymentFilters } from '../queries/deployments.ts'
-import { Acceptance, type CommitObserver } from './acceptance.ts'
-import type { AcceptedDeployment, EnqueueOutcome } from './accepted.ts'
+import {
+  type AcceptedDeployment,
+  acceptanceFailure,
+  type CommitObserver,
+  type EnqueueOutcome,
+  QueueUnavailable,
+} from './accepted.ts'
 import { Batches, type BatchReport, type Recorder } from './batch.ts'
 import { listDeadLetters, replayDeadLetters } from './dead-letters.ts'
 import { countUnrecorded, queueDepth } from './depth.ts'
@@ -13,15 +18,18 @@ import {
   startEngine,
   stopEngine,
 } from './engine.ts'
-import type { GroupCommitOptions } from './group-commit.ts'
+import { GroupCommit, type GroupCommitOptions } from './group-commit.ts'
 import { deleteExpiredIdempotencyKeys } from './idempotency-keys.ts'
 import { type StreamShare, vacuumInbox } from './inbox.ts'
+import { InboxCommit } from './inbox-commit.ts'
 import { listUnrecordedDeployments } from './listing.ts'
 import { findQueueStatus } from './status.ts'
+import { UnavailablePause } from './unavailable-pause.ts'
 
-export type { CommitObserver, CommitOutcome } from './acceptance.ts'
 export {
   type AcceptedDeployment,
+  type CommitObserver,
+  type CommitOutcome,
   CommitOutcomeUnknown,
   type EnqueueOutcome,
   QueueUnavailable,
@@ -57,8 +65,11 @@ export interface QueueOptions {
  */
 export class DeploymentQueue {
   private readonly engine: Engine
-  private readonly acceptance: Acceptance | undefined
   private readonly batches: Batches
+  // Accepting (the API): requests share commits, and an outage turns them away for a moment.
+  private readonly pause = new UnavailablePause()
+  private readonly inbox: InboxCommit | undefined
+  private readonly group: GroupCommit<AcceptedDeployment, EnqueueOutcome> | undefined
 
   constructor(
     private readonly sql: Sql,
@@ -69,8 +80,10 @@ export class DeploymentQueue {
       options.log({ level: 'error', msg: 'queue error', error: String(error) }),
     )
     const { acceptance } = options
-    this.acceptance =
-      acceptance && new Acceptance(sql, this.engine, acceptance.options, acceptance.observe)
+    const inbox = acceptance && new InboxCommit(sql, this.engine, this.pause, acceptance.observe)
+    this.inbox = inbox
+    this.group =
+      inbox && new GroupCommit((items) => inbox.commitOrVerify(items), acceptance.options)
     this.batches = new Batches(sql, this.engine)
   }
 
@@ -84,22 +97,28 @@ export class DeploymentQueue {
 
   /** Lets every accepted request get its answer, then stops the engine and closes its pool. */
   async stop(): Promise<void> {
-    await this.acceptance?.whenIdle()
+    await this.group?.whenIdle()
+    await this.inbox?.whenIdle()
     await stopEngine(this.engine, this.options.log)
   }
 
   /**
-   * Resolves once the deployment is durably queued (or recognised as a repeat). Rejects with
-   * `QueueUnavailable` or `CommitOutcomeUnknown`; anything else is a bug.
+   * Resolves once the deployment is durably queued (or recognised as a repeat): with group
+   * commit, requests that arrive together share one commit, and each answer waits for it.
+   * Rejects with `QueueUnavailable` when Postgres failed the commit (at once while paused after an
+   * outage), or `CommitOutcomeUnknown`; any other error is a bug.
    */
   accept(item: AcceptedDeployment): Promise<EnqueueOutcome> {
-    if (!this.acceptance) throw new Error('this queue was opened without acceptance options')
-    return this.acceptance.accept(item)
+    if (!this.group) throw new Error('this queue was opened without acceptance options')
+    if (this.pause.active) return Promise.reject(new QueueUnavailable())
+    return this.group.submit(item).catch((error) => {
+      throw acceptanceFailure(error)
+    })
   }
 
   /** Requests waiting for a commit, and commits running. */
   get acceptanceDepth(): { waiting: number; inFlight: number } {
-    return this.acceptance?.depth ?? { waiting: 0, inFlight: 0 }
+    return this.group?.depth ?? { waiting: 0, inFlight: 0 }
   }
 
   /** A deployment not recorded yet, as its receipt (queued, or failed with why), if queued. */
@@ -118,7 +137,7 @@ export class DeploymentQueue {
     share: StreamShare | undefined,
     record: Recorder,
   ): Promise<BatchReport | undefined> {
-    return this.batches.work(size, share, record)
+    return this.batches.next(size, share, record)
   }
 
   /** What waits in each store, for the gauges. */
