@@ -14,6 +14,7 @@ COPY patches ./patches
 COPY apps/api/package.json apps/api/
 COPY apps/worker/package.json apps/worker/
 COPY apps/cli/package.json apps/cli/
+COPY packages/config/package.json packages/config/
 COPY packages/db/package.json packages/db/
 COPY packages/ops-http/package.json packages/ops-http/
 COPY packages/schema/package.json packages/schema/
@@ -36,6 +37,7 @@ RUN groupadd --system --gid 10001 shiplog \
 # The isolated linker puts links in every workspace's node_modules, so the whole tree is copied.
 COPY --from=deps /app ./
 COPY tsconfig.base.json ./
+COPY packages/config ./packages/config
 COPY packages/schema ./packages/schema
 COPY packages/db ./packages/db
 COPY packages/ops-http ./packages/ops-http

@@ -1,4 +1,4 @@
-import { parseEnv } from '@shiplog/schema/env'
+import { parseEnv } from '@shiplog/config'
 import { type Static, Type } from '@sinclair/typebox'
 import { SIGN_IN_SETTINGS } from './modules/access/sign-in-env.ts'
 import { signInProblems } from './modules/access/sign-in-settings.ts'

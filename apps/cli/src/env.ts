@@ -1,4 +1,4 @@
-import { parseEnv } from '@shiplog/schema/env'
+import { parseEnv } from '@shiplog/config'
 import { type Static, Type } from '@sinclair/typebox'
 
 /** The CLI's settings: with no DATABASE_URL it uses the embedded Postgres under `.data/`. */

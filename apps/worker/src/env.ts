@@ -1,4 +1,4 @@
-import { parseEnv } from '@shiplog/schema/env'
+import { parseEnv } from '@shiplog/config'
 import { type Static, Type } from '@sinclair/typebox'
 
 /** Every setting of the worker, read from environment variables and nowhere else. */

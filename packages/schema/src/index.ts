@@ -60,7 +60,6 @@ export {
   DeploymentVoidInput,
 } from './deployment-status.ts'
 export { DoraFigures, DoraMetrics, DoraQuery } from './dora.ts'
-export { parseEnv } from './env.ts'
 export {
   inPipelineOrder,
   placeByRule,

@@ -1,0 +1,1 @@
+export { loadEnvOrExit, parseEnv } from './env.ts'
