@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { randomPort } from '@shiplog/db/testing/free-port'
-import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
+import { createTestDatabase, randomPort, type TestDatabase } from '@shiplog/db/testing'
 import { waitFor } from './harness.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
