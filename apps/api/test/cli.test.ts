@@ -12,7 +12,7 @@ import { type Harness, startHarness } from './harness.ts'
 // built, not committed; what a pipeline downloads must be the build of this checkout's CLI.
 
 let h: Harness
-let fresh: Uint8Array
+let fresh: Uint8Array<ArrayBuffer>
 beforeAll(async () => {
   h = await startHarness()
   fresh = new TextEncoder().encode(await buildCli())
