@@ -8,18 +8,29 @@ FROM oven/bun:1.4.5-slim AS deps
 WORKDIR /app
 # Only what the install reads, so editing source does not invalidate this layer. apps/bench and
 # apps/faults are left out on purpose: bun skips lockfile workspaces that are absent from disk,
-# which keeps their load generators out of the image.
+# which keeps their load generators out of the image. packages/client is installed for the `cli`
+# stage below; the runtime stage ships none of its source.
 COPY package.json bun.lock bunfig.toml ./
 COPY patches ./patches
 COPY apps/api/package.json apps/api/
 COPY apps/worker/package.json apps/worker/
 COPY apps/cli/package.json apps/cli/
+COPY packages/client/package.json packages/client/
+COPY packages/config/package.json packages/config/
 COPY packages/db/package.json packages/db/
 COPY packages/ops-http/package.json packages/ops-http/
 COPY packages/schema/package.json packages/schema/
 # --production leaves out devDependencies (embedded-postgres among them); the lockfile's
 # patchedDependencies make bun apply patches/postgres@3.4.9.patch here.
 RUN bun install --frozen-lockfile --production
+
+# The CLI the API serves at /cli/shiplog.mjs, bundled for Node from packages/client: built here,
+# not committed, so the image serves the CLI of the source it was built from.
+FROM deps AS cli
+COPY packages/schema/src ./packages/schema/src
+COPY packages/client/src ./packages/client/src
+COPY scripts/build-cli.ts ./scripts/
+RUN bun scripts/build-cli.ts
 
 FROM oven/bun:1.4.5-slim AS runtime
 WORKDIR /app
@@ -36,10 +47,12 @@ RUN groupadd --system --gid 10001 shiplog \
 # The isolated linker puts links in every workspace's node_modules, so the whole tree is copied.
 COPY --from=deps /app ./
 COPY tsconfig.base.json ./
+COPY packages/config ./packages/config
 COPY packages/schema ./packages/schema
 COPY packages/db ./packages/db
 COPY packages/ops-http ./packages/ops-http
 COPY apps/api ./apps/api
+COPY --from=cli /app/apps/api/dist ./apps/api/dist
 COPY apps/worker ./apps/worker
 COPY apps/cli ./apps/cli
 # Files stay owned by root, so the process cannot modify its own code. Numeric, so the kubelet can

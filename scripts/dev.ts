@@ -1,5 +1,6 @@
 // `bun run dev`: Postgres (embedded unless DATABASE_URL), migrations, a ready key on a fresh
-// database, then the API and the worker with readable logs. Ctrl-C stops everything.
+// database, the CLI bundle the API serves, then the API and the worker with readable logs. Ctrl-C
+// stops everything.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { createSql } from '@shiplog/db/client'
@@ -7,6 +8,7 @@ import { resolvePostgres } from '@shiplog/db/embedded'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { migrateDatabase } from '@shiplog/db/migrate'
 import { countWorkspaces } from '@shiplog/db/queries/workspaces'
+import { writeCliBundle } from './build-cli.ts'
 
 const port = Number(process.env.PORT ?? 3000)
 const base = `http://localhost:${port}`
@@ -52,6 +54,10 @@ const freshKey =
     ? (await issueApiKey(sql, { workspace: 'dev', name: 'dev' })).key
     : undefined
 await sql.end()
+
+// Built at each start, so the API serves the CLI of the source as it is now.
+await writeCliBundle()
+say('dev', 'CLI bundle built (/cli/shiplog.mjs)')
 
 const env = { ...process.env, DATABASE_URL: postgresServer.url, PORT: String(port) }
 const children = new Map<string, ChildProcess>()

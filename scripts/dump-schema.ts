@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises'
 import { createSql } from '@shiplog/db/client'
 import { dumpSchema } from '@shiplog/db/schema-dump'
-import { createTestDatabase, stopTestServer } from '@shiplog/db/testing/test-database'
+import { createTestDatabase, stopTestServer } from '@shiplog/db/testing'
 
 const database = await createTestDatabase()
 const sql = createSql(database.url, { applicationName: 'shiplog-dump', maxConnections: 1 })

@@ -5,7 +5,7 @@
 // Postgres, as for tests.
 import { readFile, writeFile } from 'node:fs/promises'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
-import { randomPort } from '@shiplog/db/testing/free-port'
+import { randomPort } from '@shiplog/db/testing'
 import lighthouse from 'lighthouse'
 import { type Harness, startHarness, validDeployment } from '../apps/api/test/harness.ts'
 import { launchBrowser } from '../apps/api/test/web/browser.ts'

@@ -1,6 +1,16 @@
 import { describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
-import { contextCopies, envOf, labelsOf, parseDockerfile, userOf } from './lib/dockerfile.ts'
+import { relative } from 'node:path'
+import { CLI_BUNDLE } from '../../scripts/build-cli.ts'
+import {
+  contextCopies,
+  dockerIgnores,
+  envOf,
+  labelsOf,
+  parseDockerfile,
+  stageCopies,
+  userOf,
+} from './lib/dockerfile.ts'
 import { REPO } from './lib/manifests.ts'
 import { PROCESSES } from './lib/processes.ts'
 
@@ -18,7 +28,12 @@ describe('Dockerfile', () => {
   test('every stage starts from oven/bun pinned to the Bun version of packageManager', () => {
     const bun = String(readJson('package.json').packageManager).replace('bun@', '')
     expect(stages.length).toBeGreaterThanOrEqual(2)
-    for (const stage of stages) expect(stage.from).toBe(`oven/bun:${bun}-slim`)
+    // Or from an earlier stage, which did.
+    const earlier = (index: number) => stages.slice(0, index).map((stage) => stage.name)
+    for (const [index, stage] of stages.entries()) {
+      if (earlier(index).includes(stage.from)) continue
+      expect(stage.from).toBe(`oven/bun:${bun}-slim`)
+    }
   })
 
   test('never refers to a latest tag', () => {
@@ -66,19 +81,33 @@ describe('Dockerfile', () => {
       expect({ path, exists: existsSync(`${REPO}${path}`) }).toEqual({ path, exists: true })
   })
 
-  test('the runtime stage ships the CLI bundle the API serves at /cli/shiplog.mjs', () => {
-    const bundle = 'apps/api/src/modules/cli/dist/shiplog.mjs'
-    expect(existsSync(`${REPO}${bundle}`)).toBe(true)
-    const copied = contextCopies(runtime ?? { from: '', instructions: [] })
-    expect(copied.some((path) => bundle.startsWith(`${path}/`))).toBe(true)
-    // .dockerignore patterns are `**/name`, `**/*.ext` or a path from the context's root.
-    const segments = bundle.split('/')
-    const hiddenBy = ignored.filter((pattern) => {
-      if (pattern.startsWith('**/*')) return bundle.endsWith(pattern.slice(4))
-      if (pattern.startsWith('**/')) return segments.includes(pattern.slice(3))
-      return bundle === pattern || bundle.startsWith(`${pattern}/`)
-    })
-    expect(hiddenBy).toEqual([])
+  test('a stage builds the CLI bundle, and the runtime serves it where the API reads it', () => {
+    const builder = stages.find((stage) =>
+      stage.instructions.some((i) => i.text === 'RUN bun scripts/build-cli.ts'),
+    )
+    expect(builder?.name).toBeString()
+    // What the build reads: its script, the client it bundles and the schema the client imports.
+    const read = contextCopies(builder ?? { from: '', instructions: [] })
+    expect(read).toEqual(
+      expect.arrayContaining([
+        'scripts/build-cli.ts',
+        'packages/client/src',
+        'packages/schema/src',
+      ]),
+    )
+    for (const path of read)
+      expect({ path, ignored: dockerIgnores(ignored, path) }).toEqual({ path, ignored: false })
+    // The build writes under its WORKDIR, /app, as it writes under the checkout here.
+    const bundle = relative(REPO, CLI_BUNDLE)
+    const shipped = stageCopies(runtime ?? { from: '', instructions: [] }).filter(
+      ({ from, source, target }) =>
+        from === builder?.name &&
+        source === `/app/${target.replace(/^\.\//, '')}` &&
+        bundle.startsWith(`${target.replace(/^\.\//, '')}/`),
+    )
+    expect(shipped).toHaveLength(1)
+    // No local build can slip into the image in its place.
+    expect(dockerIgnores(ignored, bundle)).toBe(true)
   })
 
   test('runs as a user of its own, uid and gid 10001, in /app, production mode, no transpiler cache', () => {
@@ -133,9 +162,6 @@ describe('Dockerfile', () => {
       ]),
     )
     const copies = stages.flatMap(contextCopies)
-    const hidden = copies.filter((path) =>
-      ignored.some((pattern) => path === pattern || path.startsWith(`${pattern}/`)),
-    )
-    expect(hidden).toEqual([])
+    expect(copies.filter((path) => dockerIgnores(ignored, path))).toEqual([])
   })
 })

@@ -4,8 +4,7 @@
 // period.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { spawn } from 'node:child_process'
-import { randomPort } from '@shiplog/db/testing/free-port'
-import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
+import { createTestDatabase, randomPort, type TestDatabase } from '@shiplog/db/testing'
 import type { IContainer, IProbe } from 'kubernetes-models/v1'
 import { variablesOf } from './lib/contract.ts'
 import { type K8sObject, kustomize, REPO, workloads } from './lib/manifests.ts'

@@ -1,4 +1,4 @@
-import { parseEnv } from '@shiplog/schema/env'
+import { parseEnv } from '@shiplog/config'
 import { type Static, Type } from '@sinclair/typebox'
 import { SIGN_IN_SETTINGS } from './modules/access/sign-in-env.ts'
 import { signInProblems } from './modules/access/sign-in-settings.ts'
@@ -10,42 +10,129 @@ export const ApiEnv = Type.Object({
     errorMessage: 'a postgres:// or postgresql:// URL',
     description: 'Postgres URL, e.g. postgres://user:pass@host:5432/shiplog',
   }),
-  // Unset (or empty), reads share DATABASE_URL with writes. Set, the read pool has
-  // DATABASE_POOL_SIZE connections of its own, so reads no longer take the primary's.
   DATABASE_READ_URL: Type.Optional(
     Type.String({
       pattern: '^postgres(ql)?://',
       errorMessage: 'a postgres:// or postgresql:// URL',
       description:
-        'Postgres URL of a streaming replica of DATABASE_URL: the read endpoints query it; unset, everything uses DATABASE_URL',
+        'Postgres URL of a streaming replica of `DATABASE_URL`: the read endpoints query it, with `DATABASE_POOL_SIZE` connections of their own ([Reads on a replica](decisions.md#reads-on-a-replica)); unset, reads share `DATABASE_URL`',
     }),
   ),
-  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
-  HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
-  // `/metrics` only, on HOST too; never the public port. 0 binds any free port, as PORT does.
-  METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9091 }),
-  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 100 }),
-  RATE_LIMIT_BURST: Type.Optional(Type.Integer({ minimum: 1 })),
-  UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
-  ENQUEUE_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 5000, default: 500 }),
-  ENQUEUE_BATCH_WAIT_MS: Type.Number({ minimum: 0, maximum: 100, default: 2 }),
-  ENQUEUE_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
-  DATABASE_POOL_SIZE: Type.Integer({ minimum: 2, maximum: 200, default: 10 }),
-  BODY_MAX_BYTES: Type.Integer({ minimum: 1024, default: 65_536 }),
-  BODY_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
-  STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5_000 }),
-  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 200, default: 20_000 }),
-  READ_CONCURRENCY_PER_KEY: Type.Integer({ minimum: 1, default: 2 }),
-  IDLE_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 255, default: 10 }),
+  PORT: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: 3000,
+    description: 'Port of the API, the dashboard and the CLI download; `0` binds any free port',
+  }),
+  HOST: Type.String({
+    minLength: 1,
+    default: '0.0.0.0',
+    description: 'Address the API and its `/metrics` listen on (`0.0.0.0`: every IPv4 interface)',
+  }),
+  METRICS_PORT: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: 9091,
+    description:
+      'Port of `/metrics` alone, never the public `PORT` (the Ingress routes that one); `0` means any free port, not off',
+  }),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    default: 100,
+    description:
+      'Tokens a key gains per minute, unless the key has a limit of its own (`keys create --rate-limit`)',
+  }),
+  RATE_LIMIT_BURST: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: 'Bucket capacity per key; unset, `RATE_LIMIT_PER_MINUTE`',
+    }),
+  ),
+  UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    default: 60,
+    description: 'Requests without a valid key, per client address and replica',
+  }),
+  ENQUEUE_BATCH_SIZE: Type.Integer({
+    minimum: 1,
+    maximum: 5000,
+    default: 500,
+    description: 'Most requests per queue commit; `1` disables group commit',
+  }),
+  ENQUEUE_BATCH_WAIT_MS: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    default: 2,
+    description: 'Longest a request waits for others to share its commit',
+  }),
+  ENQUEUE_MAX_IN_FLIGHT: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 2,
+    description: 'Queue commits running at once',
+  }),
+  DATABASE_POOL_SIZE: Type.Integer({
+    minimum: 2,
+    maximum: 200,
+    default: 10,
+    description:
+      'Postgres connections; reads take at most this less 2, so writes, key checks and readiness always have some; as many again to `DATABASE_READ_URL` when it is set',
+  }),
+  BODY_MAX_BYTES: Type.Integer({
+    minimum: 1024,
+    default: 65_536,
+    description: "Larger bodies get `413` (a deployment's commits may take 2 MiB)",
+  }),
+  BODY_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    default: 10_000,
+    description: 'A body must arrive within this, else `408`; less than `REQUEST_TIMEOUT_MS`',
+  }),
+  STATEMENT_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    default: 5_000,
+    description:
+      'A Postgres statement running longer is cancelled (`503` `timeout`); less than `REQUEST_TIMEOUT_MS`',
+  }),
+  REQUEST_TIMEOUT_MS: Type.Integer({
+    minimum: 200,
+    default: 20_000,
+    description: 'Every request is answered by then; must exceed the two above',
+  }),
+  READ_CONCURRENCY_PER_KEY: Type.Integer({
+    minimum: 1,
+    default: 2,
+    description: 'Reads one key may have running at once (more get `429`)',
+  }),
+  IDLE_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 255,
+    default: 10,
+    description:
+      'Idle connections (and clients trickling headers) are closed after this; not under Deno',
+  }),
   CLIENT_IP_HEADER: Type.Optional(
     Type.String({
       pattern: '^[A-Za-z0-9-]+$',
       errorMessage: 'a header name such as x-forwarded-for (letters, digits and dashes)',
+      description:
+        "Header naming the client behind a proxy, e.g. `x-forwarded-for` (its last entry is used); unset, the socket's address",
     }),
   ),
-  SHUTDOWN_DELAY_MS: Type.Integer({ minimum: 0, default: 0 }),
-  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 20_000 }),
-  LOG_REQUESTS: Type.Boolean({ default: true }),
+  SHUTDOWN_DELAY_MS: Type.Integer({
+    minimum: 0,
+    default: 0,
+    description: 'After SIGTERM, keep serving (readiness failing) this long before draining',
+  }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({
+    minimum: 0,
+    default: 20_000,
+    description: 'Hard stop if draining takes longer',
+  }),
+  LOG_REQUESTS: Type.Boolean({
+    default: true,
+    description: 'One JSON line per request on stdout',
+  }),
   ...SIGN_IN_SETTINGS,
 })
 export type ApiEnv = Static<typeof ApiEnv>

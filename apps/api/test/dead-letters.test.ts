@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { refuseVersion } from '@shiplog/db/testing/refuse-version'
-import { runCli } from '@shiplog/db/testing/run-cli'
+import { refuseVersion, runCli } from '@shiplog/db/testing'
 import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
 
 let h: Harness

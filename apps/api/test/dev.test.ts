@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { randomPort } from '@shiplog/db/testing/free-port'
-import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
+import { createTestDatabase, randomPort, type TestDatabase } from '@shiplog/db/testing'
+import { buildCli } from '../../../scripts/build-cli.ts'
 import { waitFor } from './harness.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -86,6 +86,12 @@ test('bun run dev prints the dashboard’s URL, and it answers with the sign-in 
   const page = await fetch(dashboard?.[1] as string)
   expect(new URL(page.url).pathname).toBe('/ui/sign-in')
   expect(await page.text()).toContain('Sign in to Shiplog')
+})
+
+test('bun run dev serves the CLI bundle of this checkout at /cli/shiplog.mjs', async () => {
+  const response = await fetch(`http://localhost:${PORT}/cli/shiplog.mjs`)
+  expect(response.status).toBe(200)
+  expect(await response.text()).toBe(await buildCli())
 })
 
 test('Ctrl-C stops the API and the worker cleanly', async () => {

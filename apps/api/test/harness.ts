@@ -1,7 +1,7 @@
 import type { Sql } from '@shiplog/db/client'
 import { createSql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
-import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing/test-database'
+import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing'
 import type { Scope } from '@shiplog/schema'
 import { loadWorkerEnv } from '@shiplog/worker/env'
 import { createWorker } from '@shiplog/worker/worker'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { runCli } from '@shiplog/db/testing/run-cli'
+import { runCli } from '@shiplog/db/testing'
 import { type Harness, startHarness, validDeployment } from './harness.ts'
 
 let h: Harness

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { randomPort } from '@shiplog/db/testing/free-port'
+import { randomPort } from '@shiplog/db/testing'
 import { loadApiEnv } from '../src/env.ts'
 import { wireApi } from '../src/wiring.ts'
 import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'

@@ -10,9 +10,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createSql } from '@shiplog/db/client'
 import { migrateDatabase } from '@shiplog/db/migrate'
 import { verifyReadModel } from '@shiplog/db/read-model'
-import { type OwnPostgres, startOwnPostgres } from '@shiplog/db/testing/postgres-server'
-import { findPostgresBinaries } from '@shiplog/db/testing/streaming-replica'
-import { TEST_RETRY_POLICY } from '@shiplog/db/testing/test-database'
+import {
+  findPostgresBinaries,
+  type OwnPostgres,
+  startOwnPostgres,
+  TEST_RETRY_POLICY,
+} from '@shiplog/db/testing'
 import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
 
 const binaries = findPostgresBinaries()

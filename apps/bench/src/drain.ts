@@ -1,7 +1,7 @@
 import { createSql } from '@shiplog/db/client'
 import { ensureWorkspace } from '@shiplog/db/queries/workspaces'
 import { DEFAULT_RETRY_POLICY, insertIntoInbox } from '@shiplog/db/queue'
-import { createTestDatabase } from '@shiplog/db/testing/test-database'
+import { createTestDatabase } from '@shiplog/db/testing'
 import { deploymentJobs } from './fixtures.ts'
 import { startProcess } from './processes.ts'
 

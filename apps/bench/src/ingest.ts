@@ -1,7 +1,7 @@
 import { createSql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { DEFAULT_RETRY_POLICY } from '@shiplog/db/queue'
-import { createTestDatabase } from '@shiplog/db/testing/test-database'
+import { createTestDatabase } from '@shiplog/db/testing'
 import { deploymentBodies } from './fixtures.ts'
 import type { LoadPlan, LoadResult } from './load.ts'
 import type { PacedPlan, PacedResult } from './paced-load.ts'

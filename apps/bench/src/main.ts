@@ -3,7 +3,7 @@
 // docs/benchmarks.md but its read section (`bun run bench:read`, read/main.ts, runs after this).
 import { cpus, release, totalmem } from 'node:os'
 import { createSql } from '@shiplog/db/client'
-import { stopTestServer, testServer } from '@shiplog/db/testing/test-database'
+import { stopTestServer, testServer } from '@shiplog/db/testing'
 import { writeIngestPart } from './benchmarks-file.ts'
 import { measureDrain } from './drain.ts'
 import { type IngestPlan, measureIngest } from './ingest.ts'

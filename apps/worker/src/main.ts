@@ -1,7 +1,7 @@
+import { loadEnvOrExit } from '@shiplog/config'
 import { serveOperational } from '@shiplog/ops-http'
 import { logLine } from '@shiplog/ops-http/log'
 import { stopOnSignals } from '@shiplog/ops-http/shutdown'
-import { loadEnvOrExit } from '@shiplog/schema/env'
 import { loadWorkerEnv } from './env.ts'
 import { createWorker } from './worker.ts'
 

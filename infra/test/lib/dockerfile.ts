@@ -102,3 +102,32 @@ export function userOf(stage: Stage): { uid: number; gid: number } | undefined {
   const match = /^(\d+):(\d+)$/.exec(user ?? '')
   return match ? { uid: Number(match[1]), gid: Number(match[2]) } : undefined
 }
+
+/** A stage's COPY instructions from an earlier stage: `COPY --from=cli /app/x ./x`. */
+export function stageCopies(stage: Stage): { from: string; source: string; target: string }[] {
+  return stage.instructions.flatMap((i) => {
+    const from = i.args.find((arg) => arg.startsWith('--from='))?.slice('--from='.length)
+    const [source = '', target = ''] = i.args.filter((arg) => !arg.startsWith('--'))
+    return i.op === 'COPY' && from ? [{ from, source, target }] : []
+  })
+}
+
+/**
+ * Whether `.dockerignore` keeps `path` out of the build context: the last pattern that matches
+ * decides, and a `!` pattern lets a path back in. Patterns here are a name or `*.ext` at any depth
+ * (after `**` and a slash) or a path from the context's root, which covers everything under it.
+ */
+export function dockerIgnores(patterns: string[], path: string): boolean {
+  const segments = path.split('/')
+  const matches = (pattern: string) => {
+    if (pattern.startsWith('**/*')) return path.endsWith(pattern.slice(4))
+    if (pattern.startsWith('**/')) return segments.includes(pattern.slice(3))
+    return path === pattern || path.startsWith(`${pattern}/`)
+  }
+  let ignored = false
+  for (const pattern of patterns) {
+    const exception = pattern.startsWith('!')
+    if (matches(exception ? pattern.slice(1) : pattern)) ignored = !exception
+  }
+  return ignored
+}

@@ -2,7 +2,7 @@ import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { createSql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
-import { createTestDatabase } from '@shiplog/db/testing/test-database'
+import { createTestDatabase } from '@shiplog/db/testing'
 import type { Scope } from '@shiplog/schema'
 import type { Subprocess } from 'bun'
 

@@ -62,7 +62,6 @@ export {
   validateDeploymentVoid,
 } from './deployment-status.ts'
 export { DoraFigures, DoraMetrics, DoraQuery } from './dora.ts'
-export { parseEnv } from './env.ts'
 export {
   inPipelineOrder,
   placeByRule,

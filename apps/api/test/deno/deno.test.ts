@@ -4,7 +4,8 @@ import { request } from 'node:http'
 import { createRequire } from 'node:module'
 import { connect } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { randomPort } from '@shiplog/db/testing/free-port'
+import { randomPort } from '@shiplog/db/testing'
+import { buildCli } from '../../../../scripts/build-cli.ts'
 import { type Harness, startHarness, validDeployment, waitFor } from '../harness.ts'
 import { sample } from '../prometheus.ts'
 import { startProvider, type TestProvider } from '../sign-in/oidc-provider.ts'
@@ -143,13 +144,11 @@ test('the Deno API serves the CLI bundle and its SHA-256', async () => {
   const response = await fetch(`${api}/cli/shiplog.mjs`)
   expect(response.status).toBe(200)
   const bundle = new Uint8Array(await response.arrayBuffer())
-  const committed = new Uint8Array(
-    await Bun.file(`${ROOT}apps/api/src/modules/cli/dist/shiplog.mjs`).arrayBuffer(),
-  )
-  expect(bundle).toEqual(committed)
+  const built = new TextEncoder().encode(await buildCli())
+  expect(bundle).toEqual(built)
   const checksum = await (await fetch(`${api}/cli/shiplog.mjs.sha256`)).text()
   expect(checksum).toBe(
-    `${new Bun.CryptoHasher('sha256').update(committed).digest('hex')}  shiplog.mjs\n`,
+    `${new Bun.CryptoHasher('sha256').update(built).digest('hex')}  shiplog.mjs\n`,
   )
 })
 

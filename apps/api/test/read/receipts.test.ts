@@ -1,6 +1,6 @@
 /** Reads, end to end through HTTP: the receipt a 202 points to, from queued to recorded or failed. */
 import { describe, expect, test } from 'bun:test'
-import { refuseVersion } from '@shiplog/db/testing/refuse-version'
+import { refuseVersion } from '@shiplog/db/testing'
 import { validDeployment, waitFor } from '../harness.ts'
 import { readSuite } from './suite.ts'
 

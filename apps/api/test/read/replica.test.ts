@@ -10,8 +10,8 @@ import {
   findPostgresBinaries,
   type StreamingReplica,
   startStreamingReplica,
-} from '@shiplog/db/testing/streaming-replica'
-import { TEST_RETRY_POLICY } from '@shiplog/db/testing/test-database'
+  TEST_RETRY_POLICY,
+} from '@shiplog/db/testing'
 import { CONTRACT_FIELDS, type Harness, startHarness, validDeployment } from '../harness.ts'
 import { sampleOf } from '../prometheus.ts'
 

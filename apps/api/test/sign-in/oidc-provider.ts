@@ -2,7 +2,7 @@
 // another site than Shiplog's `localhost`, as a company's identity provider always is.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { randomPort } from '@shiplog/db/testing/free-port'
+import { randomPort } from '@shiplog/db/testing'
 
 export { PEOPLE } from './people.ts'
 

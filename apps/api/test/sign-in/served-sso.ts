@@ -1,7 +1,7 @@
 // Shiplog at http://localhost:<port>, its OpenID provider at http://127.0.0.1:<other port> (another
 // site, as in production), and Chromium: what the single sign-on tests drive.
 import { expect } from 'bun:test'
-import { randomPort } from '@shiplog/db/testing/free-port'
+import { randomPort } from '@shiplog/db/testing'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { type Harness, startHarness } from '../harness.ts'
 import { launchBrowser } from '../web/browser.ts'

@@ -2,7 +2,7 @@
 // of deployments and their commits, then times GET /v1/metrics/dora over one year of one
 // environment against GET /v1/deployments?limit=50 in the same rounds, and writes the DORA section
 // of docs/benchmarks.md. DATABASE_URL picks the server, as for tests.
-import { stopTestServer, testServer } from '@shiplog/db/testing/test-database'
+import { stopTestServer, testServer } from '@shiplog/db/testing'
 import { writeSection } from '../benchmarks-file.ts'
 import { type BenchApi, startApi } from '../read/api.ts'
 import { createBenchDatabase } from '../read/database.ts'

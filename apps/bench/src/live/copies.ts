@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { createSql, type Sql } from '@shiplog/db/client'
-import { seedDeployments } from '@shiplog/db/testing/seed-deployments'
+import { seedDeployments } from '@shiplog/db/testing'
 import { createBenchDatabase, runOnServer, withDatabase } from '../read/database.ts'
 import { LIVE_SHAPE, liveStreams, type Stream } from './shape.ts'
 

@@ -11,7 +11,7 @@
 // its indexes in memory, and a drain into the database the last one grew would measure a larger
 // size than the one named.
 import { createSql } from '@shiplog/db/client'
-import { stopTestServer, testServer } from '@shiplog/db/testing/test-database'
+import { stopTestServer, testServer } from '@shiplog/db/testing'
 import { writeSection } from '../benchmarks-file.ts'
 import { copyOf, type DrainDatabase, seedPattern } from './copies.ts'
 import { measureLiveDrain } from './drain.ts'

@@ -1,4 +1,4 @@
-import { randomPort } from '@shiplog/db/testing/free-port'
+import { randomPort } from '@shiplog/db/testing'
 import { type BenchProcess, startProcess, waitUntilReady } from '../processes.ts'
 import { type ReadClient, readClient } from './client.ts'
 import type { BenchDatabase } from './database.ts'

@@ -4,8 +4,7 @@ import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { migrateDatabase } from '@shiplog/db/migrate'
 import { ensureWorkspace } from '@shiplog/db/queries/workspaces'
 import { DEFAULT_RETRY_POLICY } from '@shiplog/db/queue'
-import { seedCommits } from '@shiplog/db/testing/seed-commits'
-import { seedDeployments } from '@shiplog/db/testing/seed-deployments'
+import { seedCommits, seedDeployments } from '@shiplog/db/testing'
 
 /** The one database the read benchmark seeds at each size, its workspace and a key to read it with. */
 export interface BenchDatabase {

@@ -1,5 +1,5 @@
 import type { Sql } from '@shiplog/db/client'
-import { RARE_ENVIRONMENT } from '@shiplog/db/testing/seed-deployments'
+import { RARE_ENVIRONMENT } from '@shiplog/db/testing'
 import type { ReadClient } from './client.ts'
 
 /** One read request the benchmark times, in its costliest realistic form. */

@@ -1,7 +1,7 @@
 // `bun run bench:read` (and the second half of `bun run bench`): seeds one database afresh at each of
 // BENCH_READ_SIZES, times every read endpoint of the real API at each size, and writes the read
 // section of docs/benchmarks.md. Settings: plan.ts; DATABASE_URL picks the server, as for tests.
-import { stopTestServer, testServer } from '@shiplog/db/testing/test-database'
+import { stopTestServer, testServer } from '@shiplog/db/testing'
 import { writeSection } from '../benchmarks-file.ts'
 import { type BenchApi, startApi } from './api.ts'
 import { compareEndpoints, promote, timeExport } from './compare.ts'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
-import { runCli } from '@shiplog/db/testing/run-cli'
+import { runCli } from '@shiplog/db/testing'
 import { postDeployment } from '../harness/driver.ts'
 import { recordScenario } from '../harness/results.ts'
 import { Stack } from '../harness/stack.ts'

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { refuseVersion } from '@shiplog/db/testing/refuse-version'
-import { runCli } from '@shiplog/db/testing/run-cli'
+import { refuseVersion, runCli } from '@shiplog/db/testing'
 import { postDeployment, type Sent } from '../harness/driver.ts'
 import { reconcile } from '../harness/ledger.ts'
 import { recordScenario } from '../harness/results.ts'

@@ -41,6 +41,7 @@ test('the tarballs hold the built dist/ and a manifest npm can install, nothing 
     )
     expect(stray).toEqual([])
     expect(files.filter((file) => file.includes('.test.'))).toEqual([])
+    expect(files.filter((file) => /\/(env|testing)\b/.test(file))).toEqual([])
 
     const manifest = await packedManifest(project.tarballs[name])
     expect(manifest.exports['.']).toEqual({
@@ -55,11 +56,17 @@ test('the tarballs hold the built dist/ and a manifest npm can install, nothing 
   const client = await packedManifest(project.tarballs.client)
   expect(client.dependencies['@shiplog/schema']).toBe('0.1.0')
   expect(client.bin).toEqual({ shiplog: './dist/cli.js' })
+  // The schema's index and a subpath per module of the contract, nothing else: configuration
+  // parsing and the queue's payload are not its own, and neither are its helpers.
   const schema = await packedManifest(project.tarballs.schema)
-  expect(schema.exports['./*']).toEqual({
-    types: './dist/*.d.ts',
-    import: './dist/*.js',
-    default: './dist/*.js',
+  const subpaths = Object.keys(schema.exports)
+  expect(subpaths).toContain('./deployment')
+  expect(subpaths).toContain('./audit')
+  expect(subpaths.filter((path) => /env|deployment-job|suggest|testing/.test(path))).toEqual([])
+  expect(schema.exports['./problem']).toEqual({
+    types: './dist/problem.d.ts',
+    import: './dist/problem.js',
+    default: './dist/problem.js',
   })
 })
 

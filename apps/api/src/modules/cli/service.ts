@@ -7,14 +7,16 @@ export interface CliBundle {
   sha256: string
 }
 
-const BUNDLE = new URL('./dist/shiplog.mjs', import.meta.url)
+// Built into the API's dist/ (git-ignored) by scripts/build-cli.ts, not committed: `bun run build`
+// here, the Dockerfile's `cli` stage in the image.
+const BUNDLE = new URL('../../../dist/cli/shiplog.mjs', import.meta.url)
 
 let loaded: CliBundle | undefined
 
 /**
- * The committed bundle of the CLI of this very version (`bun run build:cli` makes it), read once
- * per process: serving it needs neither the database nor the network, so a pipeline on an
- * air-gapped cluster gets it from the Shiplog it reports to.
+ * The bundle of the CLI of this very version (`bun run build` makes it), read once per process:
+ * serving it needs neither the database nor the network, so a pipeline on an air-gapped cluster
+ * gets it from the Shiplog it reports to.
  */
 export function loadCliBundle(): CliBundle {
   if (loaded) return loaded
@@ -23,7 +25,7 @@ export function loadCliBundle(): CliBundle {
     body = readFileSync(BUNDLE)
   } catch (error) {
     throw new Error(
-      `the CLI bundle ${BUNDLE.pathname} cannot be read (${(error as Error).message}): run \`bun run build:cli\``,
+      `the CLI bundle ${BUNDLE.pathname} cannot be read (${(error as Error).message}): run \`bun run build\``,
     )
   }
   loaded = { body, sha256: createHash('sha256').update(body).digest('hex') }

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createSql, type Sql } from '@shiplog/db/client'
 import { currentSqlHash } from '@shiplog/db/current-sql'
-import {
-  createEmptyTestDatabase,
-  createTestDatabase,
-  type TestDatabase,
-} from '@shiplog/db/testing/test-database'
+import { createEmptyTestDatabase, createTestDatabase, type TestDatabase } from '@shiplog/db/testing'
 import { Readiness } from './readiness.ts'
 
 let migrated: TestDatabase

@@ -32,3 +32,10 @@ test('an out-of-range number is refused with its bounds', () => {
     'PORT must be a whole number, at least 1, at most 65535 (got "70000")',
   )
 })
+
+test('a string past its length is refused with the length', () => {
+  const Named = Type.Object({ NAME: Type.String({ minLength: 1, maxLength: 5 }) })
+  expect(() => parseEnv(Named, { NAME: 'shiplog' })).toThrow(
+    'NAME must be at most 5 characters (got "shiplog")',
+  )
+})

@@ -1,5 +1,6 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { acceptedValues } from './accepted-values.ts'
 
 function convert(name: string, schema: TSchema, raw: string): unknown {
   switch (schema.type) {
@@ -13,20 +14,10 @@ function convert(name: string, schema: TSchema, raw: string): unknown {
     case 'boolean':
       if (/^(true|1|yes)$/i.test(raw)) return true
       if (/^(false|0|no)$/i.test(raw)) return false
-      throw new Error(`${name} must be true or false (got "${raw}")`)
+      throw new Error(`${name} must be ${acceptedValues(schema)} (got "${raw}")`)
     default:
       return raw
   }
-}
-
-function describe(schema: TSchema): string {
-  const parts: string[] = []
-  if (schema.type === 'integer') parts.push('a whole number')
-  if (schema.minimum !== undefined) parts.push(`at least ${schema.minimum}`)
-  if (schema.maximum !== undefined) parts.push(`at most ${schema.maximum}`)
-  if (schema.anyOf) parts.push(`one of ${schema.anyOf.map((s: TSchema) => s.const).join(', ')}`)
-  if (schema.pattern) parts.push(`matching ${schema.pattern}`)
-  return parts.join(', ') || 'valid'
 }
 
 /**
@@ -51,9 +42,7 @@ export function parseEnv<T extends TObject>(
     try {
       const value = convert(name, property, raw)
       if (!Value.Check(property, value)) {
-        problems.push(
-          `${name} must be ${property.errorMessage ?? describe(property)} (got "${raw}")`,
-        )
+        problems.push(`${name} must be ${acceptedValues(property)} (got "${raw}")`)
       } else {
         values[name] = value
       }

@@ -1,0 +1,21 @@
+// `@shiplog/db/testing`: what tests, benchmarks and fault scenarios outside this package use to
+// get a database of their own, seed it and run the CLI against it. Never imported by what ships.
+export { randomPort } from './free-port.ts'
+export { type OwnPostgres, startOwnPostgres } from './postgres-server.ts'
+export { refuseVersion } from './refuse-version.ts'
+export { runCli } from './run-cli.ts'
+export { seedCommits } from './seed-commits.ts'
+export { RARE_ENVIRONMENT, seedDeployments } from './seed-deployments.ts'
+export {
+  findPostgresBinaries,
+  type StreamingReplica,
+  startStreamingReplica,
+} from './streaming-replica.ts'
+export {
+  createEmptyTestDatabase,
+  createTestDatabase,
+  stopTestServer,
+  TEST_RETRY_POLICY,
+  type TestDatabase,
+  testServer,
+} from './test-database.ts'
