@@ -4169,13 +4169,6 @@ var DeploymentCommits = Type.Object({
   commits: Type.Array(DeploymentCommit)
 }, { $id: "DeploymentCommits" });
 var SHA = new RegExp(SHA_PATTERN);
-// packages/schema/src/deployment-job.ts
-var DeploymentJob = Type.Object({
-  id: Type.String({ format: "uuid", description: "Deployment id assigned by the API" }),
-  workspaceId: Type.String({ pattern: "^[0-9]+$" }),
-  receivedAt: Type.String({ format: "date-time" }),
-  deployment: DeploymentFields
-}, { $id: "DeploymentJob", additionalProperties: false });
 // packages/schema/src/deployment-status.ts
 var Nullable2 = (schema, description) => Type.Union([schema, Type.Null()], { description });
 var DeploymentFailure = Type.Object({
