@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import type { TObject, TSchema } from '@sinclair/typebox'
 import fc from 'fast-check'
-import { API_ROUTES } from '../src/route-table/table.ts'
+import { API_ROUTES } from '../src/routes.ts'
 import { type Harness, startHarness, validDeployment } from './harness.ts'
 
 // Look-alike names: `checkout` and `checkout` + U+200B must not be two applications, and a

@@ -3,7 +3,7 @@ import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { SCOPES, type Scope } from '@shiplog/schema'
 import type { TObject } from '@sinclair/typebox'
 import type { Route } from '../src/route-table/route.ts'
-import { API_ROUTES, OTHER_ROUTES } from '../src/route-table/table.ts'
+import { API_ROUTES, OTHER_ROUTES } from '../src/routes.ts'
 import { type Harness, startHarness, validDeployment } from './harness.ts'
 
 // The route table is the API's contract: what the app registers, what /openapi.json publishes and

@@ -1,6 +1,6 @@
 import { nameKey } from '@shiplog/schema'
 import type { Tx } from '../client.ts'
-import type { DeploymentJob } from '../queue/job.ts'
+import type { DeploymentJob } from '../deployment-job.ts'
 
 type Row = Record<string, string>
 

@@ -1,4 +1,5 @@
 import type { Queryable, Sql } from '../client.ts'
+import type { DeploymentJob } from '../deployment-job.ts'
 import { neverReachedDatabase } from '../errors.ts'
 import { uuidv7 } from '../uuidv7.ts'
 import type { AcceptedDeployment, CommitObserver, EnqueueOutcome } from './accepted.ts'
@@ -6,7 +7,6 @@ import { CommitCheck } from './commit-check.ts'
 import type { Engine } from './engine.ts'
 import { claimKeys } from './idempotency.ts'
 import { insertIntoInbox } from './inbox.ts'
-import type { DeploymentJob } from './job.ts'
 import type { UnavailablePause } from './unavailable-pause.ts'
 
 /** What a commit got as far as, so a failure can be checked against what reached Postgres. */

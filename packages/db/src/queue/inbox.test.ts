@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createSql, type Sql } from '../client.ts'
+import type { DeploymentJob } from '../deployment-job.ts'
 import { recordDeployments } from '../queries/record-deployments.ts'
 import { ensureWorkspace } from '../queries/workspaces.ts'
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
 import { insertIntoInbox, takeFromInbox } from './inbox.ts'
-import type { DeploymentJob } from './job.ts'
 
 // Issue 25: the inbox a deployment waits in, and batches that neither rewrite nor lock names.
 

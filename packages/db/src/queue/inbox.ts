@@ -1,5 +1,5 @@
 import type { Queryable, Sql, Tx } from '../client.ts'
-import type { DeploymentJob } from './job.ts'
+import type { DeploymentJob } from '../deployment-job.ts'
 
 // Instants go in as text and come out through iso_utc, so the microseconds a deployment was sent
 // with survive the trip (postgres.js would round them through JavaScript's Date).

@@ -26,6 +26,7 @@ import { listUnrecordedDeployments } from './listing.ts'
 import { findQueueStatus } from './status.ts'
 import { UnavailablePause } from './unavailable-pause.ts'
 
+export { DeploymentJob } from '../deployment-job.ts'
 export {
   type AcceptedDeployment,
   type CommitObserver,
@@ -41,7 +42,6 @@ export { DEFAULT_RETRY_POLICY, type QueueLog, type QueueRole, type RetryPolicy }
 export type { GroupCommitOptions } from './group-commit.ts'
 export { fingerprintOf } from './idempotency.ts'
 export { insertIntoInbox, type StreamShare } from './inbox.ts'
-export { DeploymentJob } from './job.ts'
 
 /** How a process opens the queue. */
 export interface QueueOptions {

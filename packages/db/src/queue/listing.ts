@@ -1,9 +1,9 @@
 import type { DeploymentStatus, PageCursor } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
+import type { DeploymentJob } from '../deployment-job.ts'
 import type { DeploymentFilters } from '../queries/deployments.ts'
 import { instantAt, pageOf } from '../queries/keyset.ts'
 import { DEAD_LETTERS, RETRIES } from './engine.ts'
-import type { DeploymentJob } from './job.ts'
 import { statusOfJob } from './status.ts'
 
 const SIX_FRACTION_DIGITS = String.raw`(\.\d{6})\d+`

@@ -1,8 +1,8 @@
 import type { DeploymentStatus } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
+import type { DeploymentJob } from '../deployment-job.ts'
 import { DEAD_LETTERS, type Engine, RETRIES, viaPostgresJs } from './engine.ts'
 import { findInInbox } from './inbox.ts'
-import type { DeploymentJob } from './job.ts'
 
 /** What a receipt needs of a queued job, from the engine's `findJobs` or our own listing. */
 interface QueueJob {

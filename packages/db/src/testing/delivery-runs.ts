@@ -5,7 +5,7 @@
 
 import { EARLIEST_MICROS, LATEST_MICROS, nameKey } from '@shiplog/schema'
 import fc from 'fast-check'
-import type { DeploymentJob } from '../queue/job.ts'
+import type { DeploymentJob } from '../deployment-job.ts'
 import { DAY_MICROS } from './read-model-recount.ts'
 import {
   APPS,

@@ -5,9 +5,9 @@
 
 import { instantFromMicros } from '@shiplog/schema'
 import type { Sql, Tx } from '../client.ts'
+import type { DeploymentJob } from '../deployment-job.ts'
 import { replaceDeploymentCommits } from '../queries/deployment-commits.ts'
 import { recordDeployments } from '../queries/record-deployments.ts'
-import type { DeploymentJob } from '../queue/job.ts'
 import type { History } from './dora-oracle.ts'
 import { emptyRecordedTables } from './recorded-jobs.ts'
 

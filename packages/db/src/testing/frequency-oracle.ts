@@ -2,9 +2,9 @@
 // dora/deployment-frequency.test.ts.
 
 import { nameKey } from '@shiplog/schema'
+import type { DeploymentJob } from '../deployment-job.ts'
 import type { FrequencyCounts } from '../dora/deployment-frequency.ts'
 import type { BucketUnit } from '../dora/time-units.ts'
-import type { DeploymentJob } from '../queue/job.ts'
 import { DAY, WEEK } from './frequency-scenarios.ts'
 import type { Content } from './recorded-jobs.ts'
 

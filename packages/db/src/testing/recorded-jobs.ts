@@ -4,7 +4,7 @@
 
 import { instantFromMicros, parseDateTime } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
-import type { DeploymentJob } from '../queue/job.ts'
+import type { DeploymentJob } from '../deployment-job.ts'
 
 /** Names drawn from, most with a second spelling that names the same thing. */
 export const REPOSITORIES = ['acme/shop', 'ACME/Shop', 'acme/infra', 'other/tools']

@@ -3,9 +3,17 @@ import type { Actor } from '@shiplog/db/queries/audit-events'
 import { Elysia } from 'elysia'
 import { type HttpProblem, problems } from '../../kernel/problems.ts'
 import type { ClientAddress } from '../../server/client-address.ts'
-import type { AddressLimiter } from '../rate-limit/address-limiter.ts'
 import { annotateRequest } from '../request-log/index.ts'
 import type { KeyStore } from './key-store.ts'
+
+/**
+ * What auth asks of the per-address limit of requests without a valid key (the rate-limit
+ * plugin's `AddressLimiter`, which runs after auth and so is not imported here).
+ */
+export interface AddressLimit {
+  take(address: string): { allowed: boolean; retryAfterSeconds: number }
+  giveBack(address: string): void
+}
 
 /** What auth asks of the keys: a `KeyStore`, or a stand-in in tests. */
 export type KeyLookup = Pick<KeyStore, 'cachedOwner' | 'mightBeValid' | 'mayExist' | 'verify'>
@@ -28,7 +36,7 @@ export const keyActor = (owner: KeyOwner): Actor => ({ kind: 'key', keyId: owner
  */
 export function auth(
   keys: KeyLookup,
-  addresses: AddressLimiter,
+  addresses: AddressLimit,
   clientAddress: ClientAddress,
   onRateLimited: () => void = () => {},
 ) {

@@ -1,15 +1,16 @@
-import { auditRoutes } from '../modules/audit/index.ts'
-import { catalogRoutes } from '../modules/catalog/index.ts'
-import { commitRoutes } from '../modules/commits/index.ts'
-import { compareRoutes } from '../modules/compare/index.ts'
-import { deploymentRoutes } from '../modules/deployments/index.ts'
-import { doraRoutes } from '../modules/dora/index.ts'
-import { incidentRoutes } from '../modules/incidents/index.ts'
-import type { Route } from './route.ts'
+import { auditRoutes } from './modules/audit/index.ts'
+import { catalogRoutes } from './modules/catalog/index.ts'
+import { commitRoutes } from './modules/commits/index.ts'
+import { compareRoutes } from './modules/compare/index.ts'
+import { deploymentRoutes } from './modules/deployments/index.ts'
+import { doraRoutes } from './modules/dora/index.ts'
+import { incidentRoutes } from './modules/incidents/index.ts'
+import type { Route } from './route-table/route.ts'
 
 /**
  * The route table: every `/v1` route, its contract and its handler. The app registers these
- * (`register.ts`) and `/openapi.json` publishes them (`openapi.ts`), in this order.
+ * (`route-table/register.ts`) and `/openapi.json` publishes them (`route-table/openapi.ts`), in
+ * this order. It sits above the features it lists; the framework in `route-table/` knows none.
  */
 export const API_ROUTES: readonly Route[] = [
   ...deploymentRoutes,
