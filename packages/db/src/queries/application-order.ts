@@ -1,4 +1,5 @@
-import type { Sql, Tx } from '../client.ts'
+import type { Queryable, Sql, Tx } from '../client.ts'
+import { poolOf } from './snapshot.ts'
 
 /** An application as answers list it. */
 export interface NamedApplication {
@@ -14,7 +15,7 @@ type Catalog = Map<string, { application: NamedApplication; place: number }>
 const WORKSPACES_KEPT = 64
 // One cache per pool: two databases (the databases of two tests, say) number their workspaces
 // and applications independently.
-const cachesByPool = new WeakMap<Sql, Map<string, Catalog>>()
+const cachesByPool = new WeakMap<Queryable, Map<string, Catalog>>()
 
 async function loadCatalog(tx: Tx, workspaceId: string): Promise<Catalog> {
   const rows = await tx<NamedApplication[]>`
@@ -40,10 +41,12 @@ export async function applicationsInOrder(
   workspaceId: string,
   ids: Iterable<string>,
 ): Promise<NamedApplication[]> {
-  let cache = cachesByPool.get(sql)
+  // Inside a dashboard page's snapshot, the cache of the pool it was taken from.
+  const pool = poolOf(sql)
+  let cache = cachesByPool.get(pool)
   if (!cache) {
     cache = new Map()
-    cachesByPool.set(sql, cache)
+    cachesByPool.set(pool, cache)
   }
   const wanted = [...ids]
   let catalog = cache.get(workspaceId)
