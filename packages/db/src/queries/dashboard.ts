@@ -1,18 +1,33 @@
 import type { Sql } from '../client.ts'
+import { productionEnvironments } from './catalog.ts'
 
 /** The workspace's repositories by name, for the overview's filter. */
-export async function repositoryNames(sql: Sql, workspaceId: string): Promise<string[]> {
+async function repositoryNames(sql: Sql, workspaceId: string): Promise<string[]> {
   const rows = await sql<{ name: string }[]>`
     select full_name as name from repositories
      where workspace_id = ${workspaceId} order by full_name_key`
   return rows.map((row) => row.name)
 }
 
-/** Who triggered each of these deployments (the overview's cells), by id; one key probe each. */
-export async function authorsOf(sql: Sql, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map()
+/**
+ * Who triggered the deployment of each cell (of one repository's applications, if asked), by
+ * its id: one key probe per cell, the cells read where the matrix reads them.
+ */
+async function cellAuthors(
+  sql: Sql,
+  workspaceId: string,
+  repositoryKey: string | undefined,
+): Promise<Map<string, string>> {
   const rows = await sql<{ id: string; author: string }[]>`
-    select id, author from deployments where id = any(${ids}::uuid[]) and author is not null`
+    select d.id, d.author from deployment_cells c join deployments d on d.id = c.latest_id
+     where c.workspace_id = ${workspaceId} and d.author is not null
+       ${
+         repositoryKey === undefined
+           ? sql``
+           : sql`and c.application_id in (
+               select a.id from applications a join repositories r on r.id = a.repository_id
+                where a.workspace_id = ${workspaceId} and r.full_name_key = ${repositoryKey})`
+       }`
   return new Map(rows.map((row) => [row.id, row.author]))
 }
 
@@ -47,7 +62,7 @@ export interface OverviewMarks {
  * deployments: rollbacks (deployment_dora_facts_change_type) that are a cell's latest, incidents
  * (incidents_newest), voided deployments newer than their cell's latest (deployments_voided).
  */
-export async function overviewMarks(sql: Sql, workspaceId: string): Promise<OverviewMarks> {
+async function overviewMarks(sql: Sql, workspaceId: string): Promise<OverviewMarks> {
   const ids = (rows: { id: string }[]) => new Set(rows.map((row) => row.id))
   const [rolledBack, causes, afterVoid, openIncidents] = await Promise.all([
     sql<{ id: string }[]>`
@@ -81,7 +96,7 @@ export async function overviewMarks(sql: Sql, workspaceId: string): Promise<Over
 }
 
 /** The ids of the workspace's applications and environments, by their keys, for the overview. */
-export async function catalogIds(
+async function catalogIds(
   sql: Sql,
   workspaceId: string,
 ): Promise<{ applications: Map<string, string>; environments: Map<string, string> }> {
@@ -97,4 +112,36 @@ export async function catalogIds(
     applications: new Map(applications.map((row) => [row.key, row.id])),
     environments: new Map(environments.map((row) => [row.key, row.id])),
   }
+}
+
+/** What the overview reads beside its matrix (deployment-matrix.ts). */
+export interface OverviewFacts {
+  /** Every repository, for its filter. */
+  repositories: string[]
+  /** The names of the production environments, in pipeline order. */
+  production: string[]
+  marks: OverviewMarks
+  /** Application ids by `<repository key> <name key>`, environment ids by name key. */
+  ids: { applications: Map<string, string>; environments: Map<string, string> }
+  /** Who triggered each cell's deployment, by its id. */
+  authors: Map<string, string>
+}
+
+/**
+ * The overview's facts of a workspace (its cells of one repository, if asked), sent together: in
+ * the caller's snapshot, they agree with its matrix.
+ */
+export async function overviewFacts(
+  sql: Sql,
+  workspaceId: string,
+  repositoryKey?: string,
+): Promise<OverviewFacts> {
+  const [repositories, marks, ids, authors, production] = await Promise.all([
+    repositoryNames(sql, workspaceId),
+    overviewMarks(sql, workspaceId),
+    catalogIds(sql, workspaceId),
+    cellAuthors(sql, workspaceId, repositoryKey),
+    productionEnvironments(sql, workspaceId),
+  ])
+  return { repositories, production, marks, ids, authors }
 }
