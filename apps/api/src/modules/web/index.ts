@@ -10,16 +10,17 @@ import {
 } from './assets.ts'
 import type { WebDeps } from './deps.ts'
 import { redirect } from './responses.ts'
-import { commitRoutes } from './routes/commits.ts'
-import { compareRoutes } from './routes/compare.ts'
-import { deploymentRoutes } from './routes/deployments.ts'
-import { doraRoutes } from './routes/dora.ts'
-import { incidentRoutes } from './routes/incidents.ts'
-import { keyRoutes } from './routes/keys.ts'
-import { overviewRoutes } from './routes/overview.ts'
-import { signInRoutes } from './routes/sign-in.ts'
-import { singleSignOnRoutes } from './routes/single-sign-on.ts'
-import { workspaceRoutes } from './routes/workspace.ts'
+import { commitPages } from './routes/commits.ts'
+import { comparePages } from './routes/compare.ts'
+import { deploymentPages } from './routes/deployments.ts'
+import { doraPages } from './routes/dora.ts'
+import { incidentPages } from './routes/incidents.ts'
+import { keyPages } from './routes/keys.ts'
+import { overviewPages } from './routes/overview.ts'
+import { signInPages } from './routes/sign-in.ts'
+import { singleSignOnPages } from './routes/single-sign-on.ts'
+import { workspacePages } from './routes/workspace.ts'
+import { signedInPages } from './signed-in.ts'
 
 export type { WebDeps } from './deps.ts'
 
@@ -28,20 +29,21 @@ export type { WebDeps } from './deps.ts'
  * provider (single sign-on) or with a read key.
  */
 export function webRoutes(deps: WebDeps) {
+  const pages = signedInPages(deps)
   return new Elysia()
     .get('/', () => redirect('/ui'))
     .get('/robots.txt', () => robotsResponse())
     .get(STYLESHEET_PATH, ({ request }) => stylesheetResponse(request))
     .get(SCRIPT_PATH, ({ request }) => scriptResponse(request))
     .get(FAVICON_PATH, ({ request }) => faviconResponse(request))
-    .use(signInRoutes(deps))
-    .use(singleSignOnRoutes(deps))
-    .use(workspaceRoutes(deps))
-    .use(keyRoutes(deps))
-    .use(overviewRoutes(deps))
-    .use(compareRoutes(deps))
-    .use(deploymentRoutes(deps))
-    .use(commitRoutes(deps))
-    .use(doraRoutes(deps))
-    .use(incidentRoutes(deps))
+    .use(signInPages(pages))
+    .use(singleSignOnPages(deps))
+    .use(workspacePages(pages))
+    .use(keyPages(pages))
+    .use(overviewPages(pages))
+    .use(comparePages(pages))
+    .use(deploymentPages(pages))
+    .use(commitPages(pages))
+    .use(doraPages(pages))
+    .use(incidentPages(pages))
 }

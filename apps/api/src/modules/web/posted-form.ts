@@ -1,18 +1,18 @@
-import type { Checked, FieldError, Scope } from '@shiplog/schema'
+import type { Checked, FieldError } from '@shiplog/schema'
 import { HttpProblem, problems } from '../../kernel/problems.ts'
 import type { WebDeps } from './deps.ts'
+import { answered } from './page-handler.ts'
 import { pageResponse } from './responses.ts'
-import { type PageRequest, requireRole, signedIn } from './signed-in.ts'
+import type { PageRequest } from './signed-in.ts'
 import { layout, type PageContent } from './views/layout.ts'
 
 /**
- * A form a page posts, declared once: who may send it, the body it stands for (the fields of
- * the API's body, from the form's), the check the API runs on that body, and how the page shows
- * it refused. Its handler gets the checked value and never checks it again.
+ * A form a page posts, declared once: the body it stands for (the fields of the API's body, from
+ * the form's), the check the API runs on that body, and how the page shows it refused. Who may
+ * send it is declared on its route (`signedIn`). Its handler gets the checked value and never
+ * checks it again.
  */
 export interface FormDeclaration<T> {
-  /** The scope it needs, and what it does (for the 403: "Voiding needs …"). */
-  needs: { scope: Scope; what: string }
   /** The body it stands for, from the form's fields as typed. */
   bodyOf(form: URLSearchParams): unknown
   /** The API's check of that body, at the time it was posted. */
@@ -24,26 +24,33 @@ export interface FormDeclaration<T> {
   refused?(page: PageRequest, errors: FieldError[]): Promise<PageContent>
 }
 
+/** What a form's handler is given: the request, the app, and the checked value. */
+export interface PostedValue<T> {
+  page: PageRequest
+  web: WebDeps
+  value: T
+  receivedAt: Date
+}
+
 /**
- * A signed-in form post: the scope, then the check, then `handle` with the checked value. A 422
- * (the check's, or one the handler's service throws) shows the form again as `refused` draws it.
+ * A signed-in form post's handler: the check, then `handle` with the checked value. A 422 (the
+ * check's, or one the handler's service throws) shows the form again as `refused` draws it.
  */
 export function postedForm<T>(
-  deps: WebDeps,
   form: FormDeclaration<T>,
-  handle: (page: PageRequest, value: T, receivedAt: Date) => Promise<Response | PageContent>,
+  handle: (posted: PostedValue<T>) => Promise<Response | PageContent>,
 ) {
-  return signedIn(deps, async (page) => {
-    requireRole(page, form.needs.scope, form.needs.what)
-    const receivedAt = new Date()
-    const checked = form.check(form.bodyOf(page.form), receivedAt)
-    try {
-      if (!checked.ok) throw problems.validation(checked.errors)
-      return await handle(page, checked.value, receivedAt)
-    } catch (error) {
-      if (!form.refused || !(error instanceof HttpProblem) || error.status !== 422) throw error
-      const errors = error.errors ?? [{ field: 'body', message: error.detail }]
-      return pageResponse(layout(await form.refused(page, errors), page.viewer), 422)
-    }
-  })
+  return ({ page, web }: { page: PageRequest; web: WebDeps }) =>
+    answered(page, async () => {
+      const receivedAt = new Date()
+      const checked = form.check(form.bodyOf(page.form), receivedAt)
+      try {
+        if (!checked.ok) throw problems.validation(checked.errors)
+        return await handle({ page, web, value: checked.value, receivedAt })
+      } catch (error) {
+        if (!form.refused || !(error instanceof HttpProblem) || error.status !== 422) throw error
+        const errors = error.errors ?? [{ field: 'body', message: error.detail }]
+        return pageResponse(layout(await form.refused(page, errors), page.viewer), 422)
+      }
+    })
 }

@@ -32,7 +32,7 @@ export function pageResponse(document: Html, status = 200, headers: PageHeaders 
 }
 
 /** A problem (404, 422…) answered as a page with its status and headers. */
-export function problemResponse(problem: HttpProblem, viewer?: Viewer): Response {
+export function problemPageResponse(problem: HttpProblem, viewer?: Viewer): Response {
   return pageResponse(layout(problemPage(problem), viewer), problem.status, problem.headers)
 }
 

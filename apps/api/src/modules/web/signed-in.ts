@@ -1,14 +1,16 @@
 import type { DashboardSession } from '@shiplog/db/queries/dashboard-sessions'
 import { allows, type Scope } from '@shiplog/schema'
+import { Elysia } from 'elysia'
 import { HttpProblem, problems } from '../../kernel/problems.ts'
 import type { WebDeps } from './deps.ts'
 import { formOf } from './page-input.ts'
+import { type PageSnapshot, pageSnapshot } from './page-snapshot.ts'
 import { type Principal, principalOf } from './principal.ts'
-import { pageResponse, problemResponse, redirect } from './responses.ts'
+import { problemPageResponse, redirect } from './responses.ts'
 import { csrfMatches, endSession, sameOrigin, sessionCookie, sessionOf } from './session.ts'
-import { layout, type PageContent, type Viewer } from './views/layout.ts'
+import type { Viewer } from './views/layout.ts'
 
-/** A signed-in request: its session, and how its page is answered. */
+/** A signed-in request: its session, what it may do, and how its page reads. */
 export interface PageRequest {
   request: Request
   url: URL
@@ -18,8 +20,14 @@ export interface PageRequest {
   viewer: Viewer
   /** A post's fields (its CSRF token checked); empty for a GET. */
   form: URLSearchParams
-  /** Runs a read in the session's read slots, as the API runs a key's reads. */
-  read: <T>(work: () => Promise<T>) => Promise<T>
+  /** Runs a page's reads in one snapshot, in the session's read slot (page-snapshot.ts). */
+  snapshot: PageSnapshot
+}
+
+/** A scope a route needs, and what it does, for the 403 ("Voiding needs …"). */
+export interface Need {
+  scope: Scope
+  what: string
 }
 
 // What each scope lets a person do, for the 403 of a post their role does not allow.
@@ -28,14 +36,9 @@ const NEEDS: Partial<Record<Scope, string>> = {
   'incidents:write': 'the operator or admin role (or a key with the incidents:write scope)',
 }
 
-/** Refuses (403) a request whose session may not act under `scope`: pages hide, posts check. */
-export function requireRole(page: PageRequest, scope: Scope, what: string): void {
-  if (allows(page.principal.scopes, scope)) return
-  throw problems.forbidden(`${what} needs ${NEEDS[scope] ?? scope}: sign in as someone who has it.`)
-}
-
 /** Whether the session may act under `scope`, for pages to offer only what it may do. */
-export const may = (page: PageRequest, scope: Scope) => allows(page.principal.scopes, scope)
+export const may = (page: Pick<PageRequest, 'principal'>, scope: Scope) =>
+  allows(page.principal.scopes, scope)
 
 /** Sends the browser to sign in, back here afterwards (a GET), with the session cookie dropped. */
 function toSignIn(request: Request, url: URL, lost: boolean): Response {
@@ -48,40 +51,65 @@ function toSignIn(request: Request, url: URL, lost: boolean): Response {
 }
 
 /**
- * Runs a page handler for a signed-in person; sends anyone else to sign in, then back here. The
- * session's rights are decided again at each request (principal.ts): a revoked key, a role
- * mapping that no longer names the person, or a way of signing in turned off ends it.
+ * The signed-in request, or the answer that turns it away: to sign in for anyone not signed in
+ * (then back here), a 403 page for a post not sent from the session's own pages or a session
+ * without `need`. The session's rights are decided again at each request (principal.ts): a
+ * revoked key, a role mapping that no longer names the person, or a way of signing in turned off
+ * ends it.
  */
-export function signedIn(
+async function pageRequestOf(
   deps: WebDeps,
-  handler: (page: PageRequest) => Promise<Response | PageContent>,
-) {
-  return async ({ request }: { request: Request }): Promise<Response> => {
-    const url = new URL(request.url)
-    const session = await sessionOf(deps.sql, request)
-    const principal = session && principalOf(session, deps.signIn)
-    if (!session || !principal) {
-      if (session) await endSession(deps.sql, request)
-      return toSignIn(request, url, session !== undefined)
+  request: Request,
+  need: Need | undefined,
+): Promise<PageRequest | Response> {
+  const url = new URL(request.url)
+  const session = await sessionOf(deps.sql, request)
+  const principal = session && principalOf(session, deps.signIn)
+  if (!session || !principal) {
+    if (session) await endSession(deps.sql, request)
+    return toSignIn(request, url, session !== undefined)
+  }
+  const viewer = { principal, csrfToken: session.csrfToken }
+  try {
+    const posted = request.method !== 'GET'
+    const form = posted ? await formOf(request) : new URLSearchParams()
+    if (posted && (!sameOrigin(request) || !csrfMatches(session, form.get('csrf') ?? undefined))) {
+      throw problems.forbidden(
+        'This form was not sent from a page of this session: reload the page and try again.',
+      )
     }
-    const viewer = { principal, csrfToken: session.csrfToken }
-    const read = <T>(work: () => Promise<T>) => deps.reads.run(principal.slot, work)
-    try {
-      const posted = request.method !== 'GET'
-      const form = posted ? await formOf(request) : new URLSearchParams()
-      if (
-        posted &&
-        (!sameOrigin(request) || !csrfMatches(session, form.get('csrf') ?? undefined))
-      ) {
-        throw problems.forbidden(
-          'This form was not sent from a page of this session: reload the page and try again.',
-        )
-      }
-      const answer = await handler({ request, url, session, principal, viewer, form, read })
-      return answer instanceof Response ? answer : pageResponse(layout(answer, viewer))
-    } catch (error) {
-      if (error instanceof HttpProblem) return problemResponse(error, viewer)
-      throw error
+    if (need && !allows(principal.scopes, need.scope)) {
+      throw problems.forbidden(
+        `${need.what} needs ${NEEDS[need.scope] ?? need.scope}: sign in as someone who has it.`,
+      )
     }
+    const snapshot = pageSnapshot(deps, principal.slot)
+    return { request, url, session, principal, viewer, form, snapshot }
+  } catch (error) {
+    if (error instanceof HttpProblem) return problemPageResponse(error, viewer)
+    throw error
   }
 }
+
+/**
+ * The dashboard's one context, which every page group uses: `web`, the app's databases, queue and
+ * settings; and the `signedIn` need a route declares (`signedIn: true`, or the scope it needs),
+ * which hands its handler `page` or answers for it (see pageRequestOf).
+ */
+export function signedInPages(deps: WebDeps) {
+  return new Elysia({ name: 'web/signed-in' }).decorate('web', deps).macro({
+    signedIn: (need: true | Need) => ({
+      async resolve({ request, set, status }) {
+        const page = await pageRequestOf(deps, request, need === true ? undefined : need)
+        if (!(page instanceof Response)) return { page }
+        // Answered here, before any handler: the hooks after the response (the metrics, the
+        // request log) read its status from `set`.
+        set.status = page.status
+        return status(page.status as 403, page)
+      },
+    }),
+  })
+}
+
+/** The plugin every page group mounts, for the `signedIn` need and its `page`. */
+export type SignedInPages = ReturnType<typeof signedInPages>

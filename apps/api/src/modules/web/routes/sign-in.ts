@@ -6,7 +6,7 @@ import { principalOf } from '../principal.ts'
 import { pageResponse, redirect } from '../responses.ts'
 import { safeRedirectTarget } from '../safe-redirect.ts'
 import { endSession, sameOrigin, sessionCookie, sessionOf, startSession } from '../session.ts'
-import { signedIn } from '../signed-in.ts'
+import type { SignedInPages } from '../signed-in.ts'
 import { layout } from '../views/layout.ts'
 import { type SignInOptions, signedOutPage, signInPage } from '../views/sign-in.ts'
 
@@ -35,9 +35,10 @@ function noticeOf(url: URL): Pick<SignInOptions, 'error' | 'notice'> {
 }
 
 /** `/ui/sign-in` and `/ui/sign-out`: the page, a read key exchanged for a session, signing out. */
-export function signInRoutes(deps: WebDeps) {
+export function signInPages(pages: SignedInPages) {
   return new Elysia()
-    .get('/ui/sign-in', async ({ request }) => {
+    .use(pages)
+    .get('/ui/sign-in', async ({ request, web: deps }) => {
       const url = new URL(request.url)
       const next = safeRedirectTarget(url.searchParams.get('next'))
       const session = await sessionOf(deps.sql, request)
@@ -46,7 +47,7 @@ export function signInRoutes(deps: WebDeps) {
     })
     .post(
       '/ui/sign-in',
-      async ({ request, server }) => {
+      async ({ request, server, web: deps }) => {
         const form = await formOf(request).catch(() => new URLSearchParams())
         // Where to go once signed in, settled before anything is stored.
         const next = safeRedirectTarget(form.get('next'))
@@ -79,9 +80,7 @@ export function signInRoutes(deps: WebDeps) {
     )
     .post(
       '/ui/sign-out',
-      // Checked as every form is (signedIn): only the session's own form, from its own pages,
-      // ends it and clears the cookie; any other post is a 403 that clears nothing.
-      signedIn(deps, async ({ request, session }) => {
+      async ({ page: { request, session }, web: deps }) => {
         await endSession(deps.sql, request)
         const cleared = { 'set-cookie': sessionCookie(request, null) }
         // A person is signed out at the provider too, when it says how (RP-initiated logout).
@@ -90,7 +89,9 @@ export function signInRoutes(deps: WebDeps) {
         if (!atProvider || !deps.oidc) return redirect('/ui/sign-in?signed-out=1', cleared)
         const page = signedOutPage(deps.oidc.settings.providerName, atProvider.href)
         return pageResponse(layout(page), 200, cleared)
-      }),
-      { parse: 'none' },
+      },
+      // Checked as every form is (signedIn): only the session's own form, from its own pages,
+      // ends it and clears the cookie; any other post is a 403 that clears nothing.
+      { signedIn: true, parse: 'none' },
     )
 }

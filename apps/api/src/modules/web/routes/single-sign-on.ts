@@ -41,7 +41,7 @@ const UNAVAILABLE =
   'The identity provider cannot be reached right now, so nobody can sign in through it: try again in a minute. Pipelines and API keys are not affected.'
 
 /** `/ui/sign-in/sso` and its callback, when single sign-on is configured. */
-export function singleSignOnRoutes(deps: WebDeps) {
+export function singleSignOnPages(deps: WebDeps) {
   const oidc = deps.oidc
   if (!oidc) return new Elysia()
   const log = deps.log

@@ -31,11 +31,17 @@ export function commitsUrl(filters: CommitFilters, path = '/ui/commits'): string
   return text ? `${path}?${text}` : path
 }
 
+/** What the commits page draws: a page of first deliveries, and the filters as typed. */
+export interface CommitsModel {
+  list: FirstDeliveryPage
+  filters: CommitFilters
+}
+
 /**
  * The commits change lead time counted: each where its application first delivered it to the
  * environment, with its lead time, newest deployment first, a page at a time.
  */
-export function commitsPage(page: FirstDeliveryPage, filters: CommitFilters): PageContent {
+export function commitsPage({ list: page, filters }: CommitsModel): PageContent {
   const { cursor: _, ...withoutCursor } = filters
   const { limit: __, ...exported } = withoutCursor
   return {

@@ -59,12 +59,16 @@ ${
 }`
 }
 
+/** What the compare page draws: the form as asked (or proposed), and the comparison once asked. */
+export interface CompareModel {
+  comparison: Comparison | undefined
+  selection: CompareSelection
+  /** The workspace's environments, in pipeline order. */
+  environments: string[]
+}
+
 /** Two environments of one application side by side: what waits to go from one to the other. */
-export function comparePage(
-  comparison: Comparison | undefined,
-  selection: CompareSelection,
-  environments: string[],
-): PageContent {
+export function comparePage({ comparison, selection, environments }: CompareModel): PageContent {
   const heading = comparison
     ? `${comparison.app}: ${comparison.from.environment} → ${comparison.to.environment}`
     : 'Compare two environments'

@@ -22,8 +22,14 @@ function voidedBy(voided: NonNullable<DeploymentStatus['voided']>, history: read
   return voided.keyName ? html` by key ${voided.keyName}` : ''
 }
 
-/** What the page offers the person signed in, and the state of its forms. */
-export interface DeploymentPageOptions extends Viewer {
+/** What a deployment's page draws: the receipt and what is known of it, and its forms. */
+export interface DeploymentModel extends Viewer {
+  deployment: DeploymentStatus
+  /** The commits it delivered; undefined when none were sent. */
+  commits: DeploymentCommits | undefined
+  /** The deployment it replaced in its application and environment. */
+  replaced: { id: string; version: string; deployedAt: string } | undefined
+  history: readonly AuditEvent[]
   mayVoid: boolean
   notice?: string
   voidForm: FormState
@@ -51,7 +57,7 @@ function failureSection(deployment: DeploymentStatus): Html | string {
   )}</ul>`
 }
 
-function voidSection(deployment: DeploymentStatus, options: DeploymentPageOptions): Html | string {
+function voidSection(deployment: DeploymentStatus, options: DeploymentModel): Html | string {
   if (!options.mayVoid || deployment.status !== 'recorded') return ''
   const state = options.voidForm
   const reason = fieldError(state, 'reason', 'reason')
@@ -67,7 +73,7 @@ ${errorSummary(state, 'Not voided')}
 </form>`
 }
 
-function incidentSection(options: DeploymentPageOptions): Html | string {
+function incidentSection(options: DeploymentModel): Html | string {
   if (!options.incident) return ''
   const refused = options.incident.form.errors.length > 0
   return html`<details class="incident"${refused ? html` open` : ''}><summary>Open an incident about this deployment</summary>
@@ -76,13 +82,8 @@ ${incidentForm(options.incident.form, { ...options, environments: options.incide
 }
 
 /** One deployment: its receipt, its fate, its commits, and the forms its viewer may use. */
-export function deploymentPage(
-  deployment: DeploymentStatus,
-  commits: DeploymentCommits | undefined,
-  replaced: { id: string; version: string; deployedAt: string } | undefined,
-  history: readonly AuditEvent[],
-  options: DeploymentPageOptions,
-): PageContent {
+export function deploymentPage(options: DeploymentModel): PageContent {
+  const { deployment, commits, replaced, history } = options
   const webUrl = commits?.webUrl ?? null
   return {
     title: `${isolate(deployment.app)} ${isolate(deployment.version)}`,

@@ -61,8 +61,14 @@ export function marks(deployment: DeploymentStatus) {
   }${deployment.changeFailure ? html`<span class="badge failed">failed</span>` : ''}`
 }
 
+/** What the timeline draws: a page of deployments, and the filters as typed. */
+export interface DeploymentsModel {
+  list: DeploymentPage
+  filters: TimelineFilters
+}
+
 /** The timeline: newest first, every filter of the list API, a page at a time. */
-export function deploymentsPage(page: DeploymentPage, filters: TimelineFilters): PageContent {
+export function deploymentsPage({ list: page, filters }: DeploymentsModel): PageContent {
   const { cursor: _, ...withoutCursor } = filters
   // The CSV holds every matching deployment: no page size.
   const { limit: __, ...exported } = withoutCursor

@@ -154,16 +154,21 @@ ${trendChart({
 </section>`
 }
 
+/** What the DORA page draws: the window asked for, its figures, and what they compare with. */
+export interface DoraModel {
+  /** Undefined when there is nothing to count: no environment at all. */
+  metrics: DoraMetrics | undefined
+  selection: DoraSelection
+  /** Every environment in pipeline order, and the production ones. */
+  environments: { names: string[]; production: string[] }
+  comparison?: DoraComparisonView | undefined
+}
+
 /**
  * DORA's five keys for an environment (or every production one, when none is chosen) and a
  * window: each a figure and a trend, beside the period before; then each application.
  */
-export function doraPage(
-  metrics: DoraMetrics | undefined,
-  selection: DoraSelection,
-  environments: { names: string[]; production: string[] },
-  comparison?: DoraComparisonView,
-): PageContent {
+export function doraPage({ metrics, selection, environments, comparison }: DoraModel): PageContent {
   const counted = selection.environment ?? environments.production.join(', ')
   return {
     title: counted ? `DORA: ${counted}` : 'DORA',

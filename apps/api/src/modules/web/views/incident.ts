@@ -9,12 +9,16 @@ import type { PageContent, Viewer } from './layout.ts'
 export const resolveForm = (incident: Incident, csrfToken: string) =>
   html`<form method="post" action="/ui/incidents/${incident.id}/resolve"><input type="hidden" name="csrf" value="${csrfToken}"><button class="secondary" type="submit" aria-label="Resolve ${incident.title}">Resolve</button></form>`
 
+/** What an incident's page draws: the incident, its history, and whether it may be resolved. */
+export interface IncidentModel extends Viewer {
+  incident: Incident
+  history: readonly AuditEvent[]
+  mayWrite: boolean
+}
+
 /** One incident: what, where, its cause and fix, and who opened and changed it. */
-export function incidentPage(
-  incident: Incident,
-  history: readonly AuditEvent[],
-  viewer: Viewer & { mayWrite: boolean },
-): PageContent {
+export function incidentPage(viewer: IncidentModel): PageContent {
+  const { incident, history } = viewer
   const link = (id: string | null, text: string) =>
     id ? html`<a href="/ui/deployments/${id}">${text}</a>` : html`<span class="muted">—</span>`
   return {

@@ -6,19 +6,20 @@ import { resolveForm } from './incident.ts'
 import { incidentForm } from './incident-form.ts'
 import type { PageContent, Viewer } from './layout.ts'
 
+/** What the incidents page draws: a page of them, and the form that opens one. */
+export interface IncidentsModel extends Viewer {
+  list: IncidentPage
+  mayWrite: boolean
+  environments: string[]
+  status?: 'open' | 'resolved'
+  notice?: string
+  /** The form that opens one, prefilled (start: now). */
+  form: FormState
+}
+
 /** Incidents, newest first: open one, resolve one (with the incidents scope). */
-export function incidentsPage(
-  page: IncidentPage,
-  options: Viewer & {
-    mayWrite: boolean
-    environments: string[]
-    status?: 'open' | 'resolved'
-    cursor?: string
-    notice?: string
-    /** The form that opens one, prefilled (start: now). */
-    form: FormState
-  },
-): PageContent {
+export function incidentsPage(options: IncidentsModel): PageContent {
+  const page = options.list
   const filter = (status?: string) => (status ? `/ui/incidents?status=${status}` : '/ui/incidents')
   return {
     title: 'Incidents',

@@ -6,11 +6,16 @@ import type { PageContent, Viewer } from './layout.ts'
 
 const when = (date: Date | null) => (date ? utc(date.toISOString()) : '—')
 
+/** What the keys page draws: the workspace's keys, and one just created (shown this once). */
+export interface KeysModel extends Viewer {
+  keys: readonly ApiKeySummary[]
+  created?: { name: string; key: string }
+  notice?: string
+}
+
 /** The workspace's API keys (admins): create one (shown once) and revoke them, as the CLI does. */
-export function keysPage(
-  keys: readonly ApiKeySummary[],
-  viewer: Viewer & { created?: { name: string; key: string }; notice?: string },
-): PageContent {
+export function keysPage(viewer: KeysModel): PageContent {
+  const { keys } = viewer
   const csrf = html`<input type="hidden" name="csrf" value="${viewer.csrfToken}">`
   return {
     title: 'API keys',

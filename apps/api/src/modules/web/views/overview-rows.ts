@@ -1,4 +1,4 @@
-import type { DeploymentMatrix, EnvironmentSummary } from '@shiplog/schema'
+import type { DeploymentMatrix } from '@shiplog/schema'
 
 /** A mark beside a cell, in words (never colour alone). */
 export type CellMark = 'rolled back' | 'failed' | 'open incident' | 'voided'
@@ -31,20 +31,4 @@ export interface OverviewRow {
     | null
   )[]
   waiting?: Waiting
-}
-
-/**
- * The pair a row's waiting count compares: the first production environment, and the last
- * environment before it where the application runs. Undefined when there is no such pair.
- */
-export function promotionPair(
-  columns: readonly Pick<EnvironmentSummary, 'production'>[],
-  cells: readonly unknown[],
-): { from: number; to: number } | undefined {
-  const to = columns.findIndex((column) => column.production)
-  if (to <= 0) return undefined
-  for (let from = to - 1; from >= 0; from--) {
-    if (cells[from] && !columns[from]?.production) return { from, to }
-  }
-  return undefined
 }

@@ -24,18 +24,22 @@ const badges = (marks: readonly string[]) =>
     ? ''
     : html`<span class="marks">${marks.map((mark) => html`<span class="badge ${mark.replace(' ', '-')}">${mark}</span> `)}</span>`
 
-/** What runs where: applications × environments in pipeline order, each cell its latest deployment. */
-export function overviewPage(options: {
+/** What the overview draws: what runs where, newest first, and what waits for production. */
+export interface OverviewModel {
   columns: OverviewColumn[]
   rows: OverviewRow[]
   repository?: string
   repositories: string[]
+  /** Who triggered each cell's deployment, by its id. */
   authors: Map<string, string>
   now: Date
   /** This server's address, for the first visit's instructions. */
   baseUrl: string
   workspace: string
-}): PageContent {
+}
+
+/** What runs where: applications × environments in pipeline order, each cell its latest deployment. */
+export function overviewPage(options: OverviewModel): PageContent {
   const { columns, rows } = options
   const empty = rows.length === 0
   return {

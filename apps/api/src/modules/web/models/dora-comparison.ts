@@ -3,7 +3,7 @@ import { doraComparison } from '@shiplog/db/dora/comparison'
 import { figuresOf } from '@shiplog/db/dora/figures'
 import { DAY_MICROS, isoOf } from '@shiplog/db/dora/time-units'
 import { type DoraQuery, EARLIEST_MICROS, nameKey } from '@shiplog/schema'
-import type { DoraComparisonView } from './views/dora.ts'
+import type { DoraComparisonView } from '../views/dora.ts'
 
 // As the API's window rule (dora/five-keys-service.ts): longer windows are refused there.
 const MAX_SPAN = 400n * DAY_MICROS
