@@ -14,7 +14,7 @@ import type { PageRequest } from './signed-in.ts'
 const clientsOf = (web: WebDeps) => ({ replica: web.readSql, primary: web.sql })
 
 /** `/ui/deployments.csv`: every deployment the timeline's filters match, streamed. */
-export function deploymentsCsv(web: WebDeps, page: PageRequest): Promise<Response> {
+export function deploymentsCsv(page: PageRequest, web: WebDeps): Promise<Response> {
   const query = pageQuery(page.url)
   const parsed = parametersOf(ListDeploymentsQuery, query)
   const { principal } = page
@@ -30,7 +30,7 @@ export function deploymentsCsv(web: WebDeps, page: PageRequest): Promise<Respons
 }
 
 /** `/ui/commits.csv`: every commit the commits page's filters match, streamed. */
-export function commitsCsv(web: WebDeps, page: PageRequest): Promise<Response> {
+export function commitsCsv(page: PageRequest, web: WebDeps): Promise<Response> {
   const { limit: _, cursor: __, ...parsed } = parametersOf(ListCommitsQuery, pageQuery(page.url))
   return csvResponse(web.reads, page.principal.slot, 'commits.csv', (push) =>
     exportWorkspaceCommits(clientsOf(web), page.principal, parsed, push),

@@ -1,4 +1,5 @@
 import { HttpProblem } from '../../kernel/problems.ts'
+import type { WebDeps } from './deps.ts'
 import { pageResponse, problemPageResponse } from './responses.ts'
 import type { PageRequest } from './signed-in.ts'
 import { layout, type PageContent } from './views/layout.ts'
@@ -32,3 +33,9 @@ export const shown =
   ) =>
   ({ page }: { page: PageRequest }) =>
     answered(page, async () => view(await model(page, input(page))))
+
+/** A handler that answers with what `work` makes (a download, a post's redirect). */
+export const answeredBy =
+  (work: (page: PageRequest, web: WebDeps) => Promise<Response>) =>
+  ({ page, web }: { page: PageRequest; web: WebDeps }) =>
+    answered(page, () => work(page, web))

@@ -52,7 +52,7 @@ export async function openFromForm({
 }
 
 /** Resolves the incident of the page's path now, then lists incidents saying so. */
-export async function resolveFromForm(web: WebDeps, page: PageRequest) {
+export async function resolveFromForm(page: PageRequest, web: WebDeps) {
   const id = pathId(page.url, 'incident')
   const { principal } = page
   await changeIncident(web.sql, principal, principal.actor, id, {

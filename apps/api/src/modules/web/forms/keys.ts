@@ -53,7 +53,7 @@ export async function createFromForm({ page, web, value: { name, scopes } }: Pos
 }
 
 /** Revokes the workspace's key of the page's path (a 404 for any other), then lists them. */
-export async function revokeFromForm(web: WebDeps, page: PageRequest) {
+export async function revokeFromForm(page: PageRequest, web: WebDeps) {
   const id = KEY_PATH.exec(page.url.pathname)?.[1]
   const [key] = id ? await findKeysByIdOrPrefix(web.sql, id) : []
   if (!key || key.workspace !== page.principal.workspaceSlug) {

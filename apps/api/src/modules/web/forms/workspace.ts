@@ -6,7 +6,7 @@ import { moveSession } from '../session.ts'
 import type { PageRequest } from '../signed-in.ts'
 
 /** Moves a person's session to another of their workspaces, then shows its overview. */
-export async function switchFromForm(web: WebDeps, page: PageRequest) {
+export async function switchFromForm(page: PageRequest, web: WebDeps) {
   const slug = page.form.get('workspace') ?? ''
   // Only a person's own workspaces, by the role mapping as it is now.
   if (!page.principal.workspaces.includes(slug)) {

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { commitsCsv } from '../downloads.ts'
 import { commitsInput, commitsModel } from '../models/commits.ts'
-import { answered, shown } from '../page-handler.ts'
+import { answeredBy, shown } from '../page-handler.ts'
 import type { SignedInPages } from '../signed-in.ts'
 import { commitsPage } from '../views/commits.ts'
 
@@ -10,7 +10,5 @@ export function commitPages(pages: SignedInPages) {
   return new Elysia()
     .use(pages)
     .get('/ui/commits', shown(commitsInput, commitsModel, commitsPage), { signedIn: true })
-    .get('/ui/commits.csv', ({ page, web }) => answered(page, () => commitsCsv(web, page)), {
-      signedIn: true,
-    })
+    .get('/ui/commits.csv', answeredBy(commitsCsv), { signedIn: true })
 }

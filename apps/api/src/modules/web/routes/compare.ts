@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { releaseNotesFile } from '../downloads.ts'
 import { compareInput, compareModel } from '../models/compare.ts'
-import { answered, shown } from '../page-handler.ts'
+import { answeredBy, shown } from '../page-handler.ts'
 import type { SignedInPages } from '../signed-in.ts'
 import { comparePage } from '../views/compare.ts'
 
@@ -10,7 +10,5 @@ export function comparePages(pages: SignedInPages) {
   return new Elysia()
     .use(pages)
     .get('/ui/compare', shown(compareInput, compareModel, comparePage), { signedIn: true })
-    .get('/ui/compare.md', ({ page }) => answered(page, () => releaseNotesFile(page)), {
-      signedIn: true,
-    })
+    .get('/ui/compare.md', answeredBy(releaseNotesFile), { signedIn: true })
 }

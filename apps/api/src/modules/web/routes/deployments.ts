@@ -3,7 +3,7 @@ import { deploymentsCsv } from '../downloads.ts'
 import { voidForm, voidFromForm } from '../forms/void-deployment.ts'
 import { deploymentInput, deploymentModel } from '../models/deployment.ts'
 import { deploymentsInput, deploymentsModel } from '../models/deployments.ts'
-import { answered, shown } from '../page-handler.ts'
+import { answeredBy, shown } from '../page-handler.ts'
 import { postedForm } from '../posted-form.ts'
 import type { SignedInPages } from '../signed-in.ts'
 import { deploymentPage } from '../views/deployment.ts'
@@ -16,13 +16,7 @@ export function deploymentPages(pages: SignedInPages) {
     .get('/ui/deployments', shown(deploymentsInput, deploymentsModel, deploymentsPage), {
       signedIn: true,
     })
-    .get(
-      '/ui/deployments.csv',
-      ({ page, web }) => answered(page, () => deploymentsCsv(web, page)),
-      {
-        signedIn: true,
-      },
-    )
+    .get('/ui/deployments.csv', answeredBy(deploymentsCsv), { signedIn: true })
     .get('/ui/deployments/:id', shown(deploymentInput, deploymentModel, deploymentPage), {
       signedIn: true,
     })

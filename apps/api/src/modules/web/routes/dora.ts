@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { doraCsv } from '../downloads.ts'
 import { doraInput, doraModel } from '../models/dora.ts'
-import { answered, shown } from '../page-handler.ts'
+import { answeredBy, shown } from '../page-handler.ts'
 import type { SignedInPages } from '../signed-in.ts'
 import { doraPage } from '../views/dora.ts'
 
@@ -9,6 +9,6 @@ import { doraPage } from '../views/dora.ts'
 export function doraPages(pages: SignedInPages) {
   return new Elysia()
     .use(pages)
-    .get('/ui/dora.csv', ({ page }) => answered(page, () => doraCsv(page)), { signedIn: true })
+    .get('/ui/dora.csv', answeredBy(doraCsv), { signedIn: true })
     .get('/ui/dora', shown(doraInput, doraModel, doraPage), { signedIn: true })
 }

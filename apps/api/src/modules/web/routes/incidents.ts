@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { openFromForm, openIncidentForm, resolveFromForm } from '../forms/incidents.ts'
 import { incidentInput, incidentModel } from '../models/incident.ts'
 import { incidentsInput, incidentsModel } from '../models/incidents.ts'
-import { answered, shown } from '../page-handler.ts'
+import { answeredBy, shown } from '../page-handler.ts'
 import { postedForm } from '../posted-form.ts'
 import type { SignedInPages } from '../signed-in.ts'
 import { incidentPage } from '../views/incident.ts'
@@ -12,19 +12,14 @@ import { incidentsPage } from '../views/incidents.ts'
 export function incidentPages(pages: SignedInPages) {
   return new Elysia()
     .use(pages)
-    .get('/ui/incidents', shown(incidentsInput, incidentsModel, incidentsPage), {
-      signedIn: true,
-    })
-    .get('/ui/incidents/:id', shown(incidentInput, incidentModel, incidentPage), {
-      signedIn: true,
-    })
+    .get('/ui/incidents', shown(incidentsInput, incidentsModel, incidentsPage), { signedIn: true })
+    .get('/ui/incidents/:id', shown(incidentInput, incidentModel, incidentPage), { signedIn: true })
     .post('/ui/incidents', postedForm(openIncidentForm, openFromForm), {
       signedIn: { scope: 'incidents:write', what: 'Opening an incident' },
       parse: 'none',
     })
-    .post(
-      '/ui/incidents/:id/resolve',
-      ({ page, web }) => answered(page, () => resolveFromForm(web, page)),
-      { signedIn: { scope: 'incidents:write', what: 'Resolving an incident' }, parse: 'none' },
-    )
+    .post('/ui/incidents/:id/resolve', answeredBy(resolveFromForm), {
+      signedIn: { scope: 'incidents:write', what: 'Resolving an incident' },
+      parse: 'none',
+    })
 }

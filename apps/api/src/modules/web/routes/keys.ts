@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { createFromForm, newKeyForm, revokeFromForm } from '../forms/keys.ts'
 import { keysInput, keysModel } from '../models/keys.ts'
-import { answered, shown } from '../page-handler.ts'
+import { answeredBy, shown } from '../page-handler.ts'
 import { postedForm } from '../posted-form.ts'
 import type { SignedInPages } from '../signed-in.ts'
 import { keysPage } from '../views/keys.ts'
@@ -17,12 +17,8 @@ export function keyPages(pages: SignedInPages) {
       signedIn: { scope: 'admin', what: 'Creating an API key' },
       parse: 'none',
     })
-    .post(
-      '/ui/keys/:id/revoke',
-      ({ page, web }) => answered(page, () => revokeFromForm(web, page)),
-      {
-        signedIn: { scope: 'admin', what: 'Revoking an API key' },
-        parse: 'none',
-      },
-    )
+    .post('/ui/keys/:id/revoke', answeredBy(revokeFromForm), {
+      signedIn: { scope: 'admin', what: 'Revoking an API key' },
+      parse: 'none',
+    })
 }

@@ -12,13 +12,13 @@ import { type SignInOptions, signedOutPage, signInPage } from '../views/sign-in.
 
 /** The sign-in page as this install offers it, with a status, an error or a notice. */
 export function signInResponse(
-  deps: WebDeps,
+  web: WebDeps,
   options: Omit<SignInOptions, 'keys' | 'provider'>,
   status = 200,
   headers: Record<string, string> = {},
 ) {
-  const provider = deps.oidc?.settings.providerName
-  const offered = { ...options, keys: deps.signIn.keys, ...(provider ? { provider } : {}) }
+  const provider = web.oidc?.settings.providerName
+  const offered = { ...options, keys: web.signIn.keys, ...(provider ? { provider } : {}) }
   return pageResponse(layout(signInPage(offered)), status, headers)
 }
 
@@ -38,25 +38,25 @@ function noticeOf(url: URL): Pick<SignInOptions, 'error' | 'notice'> {
 export function signInPages(pages: SignedInPages) {
   return new Elysia()
     .use(pages)
-    .get('/ui/sign-in', async ({ request, web: deps }) => {
+    .get('/ui/sign-in', async ({ request, web }) => {
       const url = new URL(request.url)
       const next = safeRedirectTarget(url.searchParams.get('next'))
-      const session = await sessionOf(deps.sql, request)
-      if (session && principalOf(session, deps.signIn)) return redirect(next)
-      return signInResponse(deps, { next, ...noticeOf(url) })
+      const session = await sessionOf(web.sql, request)
+      if (session && principalOf(session, web.signIn)) return redirect(next)
+      return signInResponse(web, { next, ...noticeOf(url) })
     })
     .post(
       '/ui/sign-in',
-      async ({ request, server, web: deps }) => {
+      async ({ request, server, web }) => {
         const form = await formOf(request).catch(() => new URLSearchParams())
         // Where to go once signed in, settled before anything is stored.
         const next = safeRedirectTarget(form.get('next'))
         const refuse = (error: string, status: number, headers: Record<string, string> = {}) =>
-          signInResponse(deps, { next, error }, status, headers)
-        if (!deps.signIn.keys) return refuse('Signing in with an API key is turned off here.', 403)
+          signInResponse(web, { next, error }, status, headers)
+        if (!web.signIn.keys) return refuse('Signing in with an API key is turned off here.', 403)
         if (!sameOrigin(request)) return refuse('Sign in from this page.', 403)
-        const address = deps.clientAddress(request, server)
-        const decision = deps.signInAttempts.take(address)
+        const address = web.clientAddress(request, server)
+        const decision = web.signInAttempts.take(address)
         if (!decision.allowed) {
           const wait = String(decision.retryAfterSeconds)
           return refuse(`Too many attempts from this address: wait ${wait} s.`, 429, {
@@ -64,30 +64,30 @@ export function signInPages(pages: SignedInPages) {
           })
         }
         const key = (form.get('key') ?? '').trim()
-        const owner = key ? await deps.keys.verify(key) : undefined
+        const owner = key ? await web.keys.verify(key) : undefined
         if (!owner) return refuse('This key is not valid: it is unknown, revoked or mistyped.', 401)
-        deps.signInAttempts.giveBack(address)
+        web.signInAttempts.giveBack(address)
         if (!allows(owner.scopes, 'read')) {
           return refuse(
             `This key cannot read (its scopes: ${owner.scopes.join(', ')}): use a key with the read scope.`,
             403,
           )
         }
-        const token = await startSession(deps.sql, { apiKeyId: owner.keyId })
+        const token = await startSession(web.sql, { apiKeyId: owner.keyId })
         return redirect(next, { 'set-cookie': sessionCookie(request, token) })
       },
       { parse: 'none' },
     )
     .post(
       '/ui/sign-out',
-      async ({ page: { request, session }, web: deps }) => {
-        await endSession(deps.sql, request)
+      async ({ page: { request, session }, web }) => {
+        await endSession(web.sql, request)
         const cleared = { 'set-cookie': sessionCookie(request, null) }
         // A person is signed out at the provider too, when it says how (RP-initiated logout).
         const atProvider =
-          session.kind === 'person' ? deps.oidc?.endSessionUrl(session.idToken) : undefined
-        if (!atProvider || !deps.oidc) return redirect('/ui/sign-in?signed-out=1', cleared)
-        const page = signedOutPage(deps.oidc.settings.providerName, atProvider.href)
+          session.kind === 'person' ? web.oidc?.endSessionUrl(session.idToken) : undefined
+        if (!atProvider || !web.oidc) return redirect('/ui/sign-in?signed-out=1', cleared)
+        const page = signedOutPage(web.oidc.settings.providerName, atProvider.href)
         return pageResponse(layout(page), 200, cleared)
       },
       // Checked as every form is (signedIn): only the session's own form, from its own pages,

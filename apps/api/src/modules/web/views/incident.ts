@@ -17,8 +17,8 @@ export interface IncidentModel extends Viewer {
 }
 
 /** One incident: what, where, its cause and fix, and who opened and changed it. */
-export function incidentPage(viewer: IncidentModel): PageContent {
-  const { incident, history } = viewer
+export function incidentPage(model: IncidentModel): PageContent {
+  const { incident, history } = model
   const link = (id: string | null, text: string) =>
     id ? html`<a href="/ui/deployments/${id}">${text}</a>` : html`<span class="muted">—</span>`
   return {
@@ -33,7 +33,7 @@ export function incidentPage(viewer: IncidentModel): PageContent {
 <dt>Cause</dt><dd>${link(incident.causeDeploymentId, 'the deployment that caused it')}</dd>
 <dt>Fixed by</dt><dd>${link(incident.fixedByDeploymentId, 'the deployment that fixed it')}</dd>
 </dl>
-${viewer.mayWrite && incident.status === 'open' ? resolveForm(incident, viewer.csrfToken) : ''}
+${model.mayWrite && incident.status === 'open' ? resolveForm(incident, model.csrfToken) : ''}
 ${historySection(history)}
 <p><a href="/ui/incidents">All incidents</a></p>`,
   }

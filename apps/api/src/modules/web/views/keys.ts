@@ -14,18 +14,18 @@ export interface KeysModel extends Viewer {
 }
 
 /** The workspace's API keys (admins): create one (shown once) and revoke them, as the CLI does. */
-export function keysPage(viewer: KeysModel): PageContent {
-  const { keys } = viewer
-  const csrf = html`<input type="hidden" name="csrf" value="${viewer.csrfToken}">`
+export function keysPage(model: KeysModel): PageContent {
+  const { keys } = model
+  const csrf = html`<input type="hidden" name="csrf" value="${model.csrfToken}">`
   return {
     title: 'API keys',
     section: '/ui/keys',
-    body: html`<h1>API keys of ${bdi(viewer.principal.workspaceSlug)}</h1>
-${viewer.notice ? html`<p class="notice" role="status">${viewer.notice}</p>` : ''}
+    body: html`<h1>API keys of ${bdi(model.principal.workspaceSlug)}</h1>
+${model.notice ? html`<p class="notice" role="status">${model.notice}</p>` : ''}
 ${
-  viewer.created
-    ? html`<div class="notice" role="status"><p>Key <strong>${bdi(viewer.created.name)}</strong> created. Copy it now: only its hash is kept, so it cannot be shown again.</p>
-<p><code id="new-key">${viewer.created.key}</code></p></div>`
+  model.created
+    ? html`<div class="notice" role="status"><p>Key <strong>${bdi(model.created.name)}</strong> created. Copy it now: only its hash is kept, so it cannot be shown again.</p>
+<p><code id="new-key">${model.created.key}</code></p></div>`
     : ''
 }
 <div class="table-scroll"><table>
