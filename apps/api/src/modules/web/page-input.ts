@@ -11,6 +11,9 @@ export function pageQuery(url: URL): URLSearchParams {
   return query
 }
 
+/** The input of a page that is its query as typed: what it means takes the page's reads. */
+export const queryInput = (page: { url: URL }) => pageQuery(page.url)
+
 /** `query` parsed against an API endpoint's query schema, or that endpoint's 422. */
 export function parametersOf<T extends TObject>(schema: T, query: URLSearchParams): Static<T> {
   const result = parseParameters(schema, query)

@@ -3,16 +3,17 @@ import { HttpProblem, problems } from '../../kernel/problems.ts'
 import type { WebDeps } from './deps.ts'
 import { answered } from './page-handler.ts'
 import { pageResponse } from './responses.ts'
-import type { PageRequest } from './signed-in.ts'
+import type { Need, PageRequest } from './signed-in.ts'
 import { layout, type PageContent } from './views/layout.ts'
 
 /**
- * A form a page posts, declared once: the body it stands for (the fields of the API's body, from
- * the form's), the check the API runs on that body, and how the page shows it refused. Who may
- * send it is declared on its route (`signedIn`). Its handler gets the checked value and never
- * checks it again.
+ * A form a page posts, declared once: who may send it, the body it stands for (the fields of the
+ * API's body, from the form's), the check the API runs on that body, and how the page shows it
+ * refused. Its handler gets the checked value and never checks it again.
  */
 export interface FormDeclaration<T> {
+  /** The scope it needs, and what it does (for the 403: "Voiding needs …"). */
+  needs: Need
   /** The body it stands for, from the form's fields as typed. */
   bodyOf(form: URLSearchParams): unknown
   /** The API's check of that body, at the time it was posted. */
@@ -33,14 +34,16 @@ export interface PostedValue<T> {
 }
 
 /**
- * A signed-in form post's handler: the check, then `handle` with the checked value. A 422 (the
- * check's, or one the handler's service throws) shows the form again as `refused` draws it.
+ * A form's route, its handler and what it declares (`.post(path, ...postedForm(form, handle))`):
+ * the scope the form needs (checked with the session, signed-in.ts), then the check, then
+ * `handle` with the checked value. A 422 (the check's, or one the handler's service throws)
+ * shows the form again as `refused` draws it.
  */
 export function postedForm<T>(
   form: FormDeclaration<T>,
   handle: (posted: PostedValue<T>) => Promise<Response | PageContent>,
 ) {
-  return ({ page, web }: { page: PageRequest; web: WebDeps }) =>
+  const handler = ({ page, web }: { page: PageRequest; web: WebDeps }) =>
     answered(page, async () => {
       const receivedAt = new Date()
       const checked = form.check(form.bodyOf(page.form), receivedAt)
@@ -53,4 +56,6 @@ export function postedForm<T>(
         return pageResponse(layout(await form.refused(page, errors), page.viewer), 422)
       }
     })
+  // The form's body is read with the session (formOf): Elysia leaves it be.
+  return [handler, { signedIn: form.needs, parse: 'none' }] as const
 }

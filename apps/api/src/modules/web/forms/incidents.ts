@@ -28,6 +28,7 @@ function incidentBodyOf(form: URLSearchParams) {
 
 /** Opening an incident: the API's body and check; refused, the form again as typed. */
 export const openIncidentForm: FormDeclaration<IncidentInputFields> = {
+  needs: { scope: 'incidents:write', what: 'Opening an incident' },
   bodyOf: incidentBodyOf,
   check: validateIncidentInput,
   refused: async (page, errors) => {

@@ -39,7 +39,11 @@ function checkNewKey(body: unknown): Checked<NewKey> {
 }
 
 /** Creating a key: its name and scopes. */
-export const newKeyForm: FormDeclaration<NewKey> = { bodyOf: (form) => form, check: checkNewKey }
+export const newKeyForm: FormDeclaration<NewKey> = {
+  needs: { scope: 'admin', what: 'Creating an API key' },
+  bodyOf: (form) => form,
+  check: checkNewKey,
+}
 
 /** Creates the key, and shows it in this answer and never again: no redirect that would lose it. */
 export async function createFromForm({ page, web, value: { name, scopes } }: PostedValue<NewKey>) {

@@ -26,6 +26,7 @@ function voidFormCheck(form: unknown): Checked<{ reason: string | null }> {
 
 /** Voiding a deployment, from its page; refused, the page again with the reason as typed. */
 export const voidForm: FormDeclaration<{ reason: string | null }> = {
+  needs: { scope: 'admin', what: 'Voiding' },
   bodyOf: (form) => form,
   check: voidFormCheck,
   refused: async (page, errors) =>

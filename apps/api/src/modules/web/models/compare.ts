@@ -1,7 +1,7 @@
 import { listEnvironments } from '@shiplog/db/queries/catalog'
 import { CompareQuery } from '@shiplog/schema'
 import { compareEnvironments } from '../../compare/service.ts'
-import { pageQuery, parametersOf } from '../page-input.ts'
+import { parametersOf } from '../page-input.ts'
 import type { PageRequest } from '../signed-in.ts'
 import type { CompareModel, CompareSelection } from '../views/compare.ts'
 
@@ -12,9 +12,6 @@ const pick = (query: URLSearchParams): CompareSelection =>
       return value ? [[name, value]] : []
     }),
   )
-
-/** The compare page's input: its query, without empty fields. */
-export const compareInput = (page: PageRequest) => pageQuery(page.url)
 
 /** `GET /ui/compare`: what waits between two environments of an application. */
 export function compareModel(page: PageRequest, query: URLSearchParams): Promise<CompareModel> {

@@ -1,7 +1,7 @@
 import { listEnvironments } from '@shiplog/db/queries/catalog'
 import { DoraQuery } from '@shiplog/schema'
 import { doraMetricsOf } from '../../dora/five-keys-service.ts'
-import { pageQuery, parametersOf } from '../page-input.ts'
+import { parametersOf } from '../page-input.ts'
 import type { PageRequest } from '../signed-in.ts'
 import type { DoraModel } from '../views/dora.ts'
 import { type DoraRange, type DoraSelection, selectionOf } from '../views/dora-selection.ts'
@@ -58,9 +58,6 @@ function apiQueryOf(selection: DoraSelection): URLSearchParams {
   if (selection.repository) api.set('repository', selection.repository)
   return api
 }
-
-/** The DORA page's input: its query, without empty fields (what it means needs the environments). */
-export const doraInput = (page: PageRequest) => pageQuery(page.url)
 
 /**
  * `GET /ui/dora`: the five keys of one environment, or of every production one (the API's

@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia'
 import { releaseNotesFile } from '../downloads.ts'
-import { compareInput, compareModel } from '../models/compare.ts'
+import { compareModel } from '../models/compare.ts'
 import { answeredBy, shown } from '../page-handler.ts'
+import { queryInput } from '../page-input.ts'
 import type { SignedInPages } from '../signed-in.ts'
 import { comparePage } from '../views/compare.ts'
 
@@ -9,6 +10,6 @@ import { comparePage } from '../views/compare.ts'
 export function comparePages(pages: SignedInPages) {
   return new Elysia()
     .use(pages)
-    .get('/ui/compare', shown(compareInput, compareModel, comparePage), { signedIn: true })
+    .get('/ui/compare', shown(queryInput, compareModel, comparePage), { signedIn: true })
     .get('/ui/compare.md', answeredBy(releaseNotesFile), { signedIn: true })
 }

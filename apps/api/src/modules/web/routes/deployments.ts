@@ -20,8 +20,5 @@ export function deploymentPages(pages: SignedInPages) {
     .get('/ui/deployments/:id', shown(deploymentInput, deploymentModel, deploymentPage), {
       signedIn: true,
     })
-    .post('/ui/deployments/:id/void', postedForm(voidForm, voidFromForm), {
-      signedIn: { scope: 'admin', what: 'Voiding' },
-      parse: 'none',
-    })
+    .post('/ui/deployments/:id/void', ...postedForm(voidForm, voidFromForm))
 }

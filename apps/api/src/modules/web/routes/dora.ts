@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia'
 import { doraCsv } from '../downloads.ts'
-import { doraInput, doraModel } from '../models/dora.ts'
+import { doraModel } from '../models/dora.ts'
 import { answeredBy, shown } from '../page-handler.ts'
+import { queryInput } from '../page-input.ts'
 import type { SignedInPages } from '../signed-in.ts'
 import { doraPage } from '../views/dora.ts'
 
@@ -10,5 +11,5 @@ export function doraPages(pages: SignedInPages) {
   return new Elysia()
     .use(pages)
     .get('/ui/dora.csv', answeredBy(doraCsv), { signedIn: true })
-    .get('/ui/dora', shown(doraInput, doraModel, doraPage), { signedIn: true })
+    .get('/ui/dora', shown(queryInput, doraModel, doraPage), { signedIn: true })
 }

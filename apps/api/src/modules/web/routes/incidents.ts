@@ -14,10 +14,7 @@ export function incidentPages(pages: SignedInPages) {
     .use(pages)
     .get('/ui/incidents', shown(incidentsInput, incidentsModel, incidentsPage), { signedIn: true })
     .get('/ui/incidents/:id', shown(incidentInput, incidentModel, incidentPage), { signedIn: true })
-    .post('/ui/incidents', postedForm(openIncidentForm, openFromForm), {
-      signedIn: { scope: 'incidents:write', what: 'Opening an incident' },
-      parse: 'none',
-    })
+    .post('/ui/incidents', ...postedForm(openIncidentForm, openFromForm))
     .post('/ui/incidents/:id/resolve', answeredBy(resolveFromForm), {
       signedIn: { scope: 'incidents:write', what: 'Resolving an incident' },
       parse: 'none',

@@ -13,10 +13,7 @@ export function keyPages(pages: SignedInPages) {
     .get('/ui/keys', shown(keysInput, keysModel, keysPage), {
       signedIn: { scope: 'admin', what: 'Managing API keys' },
     })
-    .post('/ui/keys', postedForm(newKeyForm, createFromForm), {
-      signedIn: { scope: 'admin', what: 'Creating an API key' },
-      parse: 'none',
-    })
+    .post('/ui/keys', ...postedForm(newKeyForm, createFromForm))
     .post('/ui/keys/:id/revoke', answeredBy(revokeFromForm), {
       signedIn: { scope: 'admin', what: 'Revoking an API key' },
       parse: 'none',
