@@ -117,12 +117,18 @@ async function packedManifest(dir: string, manifest: Manifest): Promise<Manifest
       range === '*' ? version : range === '^' || range === '~' ? `${range}${version}` : range
   }
   const root = exports?.['.'] ?? './src/index.ts'
+  // `src/testing/` is the repository's test fixtures: not built (tsconfig.build.json), not exported.
+  const published = Object.fromEntries(
+    Object.entries(exports ?? { '.': root }).filter(
+      ([, target]) => typeof target !== 'string' || !target.startsWith('./src/testing/'),
+    ),
+  )
   return {
     ...kept,
     // For resolvers that predate `exports` (TypeScript's `node10`, old bundlers).
     ...(typeof root === 'string' ? { main: built(root, '.js'), types: built(root, '.d.ts') } : {}),
     exports: {
-      ...(builtExports(exports ?? { '.': root }) as Record<string, Target>),
+      ...(builtExports(published) as Record<string, Target>),
       './package.json': './package.json',
     },
     ...(bin

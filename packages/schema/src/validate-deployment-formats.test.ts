@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { messageFor, NOW, normalized, SHA, UNEXPANDED, VALID } from './testing/deployment-bodies.ts'
+import { messageFor, NOW, normalized } from './testing/deployment-bodies.ts'
+import { COMMIT_SHA, UNEXPANDED_SHA, validDeployment } from './testing/index.ts'
 import { validateDeployment } from './validate-deployment.ts'
 
 describe('repositoryFullName', () => {
@@ -27,20 +28,24 @@ describe('repositoryFullName', () => {
 
 describe('commitHash', () => {
   test('lower-cases and accepts 7 to 70 hex characters', () => {
-    expect(normalized('commitHash', SHA.toUpperCase())).toBe(SHA)
+    expect(normalized('commitHash', COMMIT_SHA.toUpperCase())).toBe(COMMIT_SHA)
     expect(normalized('commitHash', 'ABCDEF0')).toBe('abcdef0')
-    expect(normalized('commitHash', ` ${SHA} `)).toBe(SHA)
+    expect(normalized('commitHash', ` ${COMMIT_SHA} `)).toBe(COMMIT_SHA)
     expect(normalized('commitHash', 'a'.repeat(64))).toBe('a'.repeat(64))
   })
 
-  test.each(['abcdef', UNEXPANDED, '$CI_COMMIT_SHA', 'g'.repeat(40), `${SHA}x`, 'abc def0'])(
-    'rejects %p',
-    (value) => {
-      expect(messageFor('commitHash', value)).toBe(
-        'must be 7 to 70 hexadecimal characters: the full Git commit SHA (was a template variable left unexpanded?)',
-      )
-    },
-  )
+  test.each([
+    'abcdef',
+    UNEXPANDED_SHA,
+    '$CI_COMMIT_SHA',
+    'g'.repeat(40),
+    `${COMMIT_SHA}x`,
+    'abc def0',
+  ])('rejects %p', (value) => {
+    expect(messageFor('commitHash', value)).toBe(
+      'must be 7 to 70 hexadecimal characters: the full Git commit SHA (was a template variable left unexpanded?)',
+    )
+  })
 })
 
 describe('deployedAt', () => {
@@ -126,7 +131,7 @@ describe('deployedAt', () => {
 
   test('uses the given now', () => {
     const later = new Date('2026-05-01T12:10:00Z')
-    const body = { ...VALID, deployedAt: '2026-05-01T12:06:00Z' }
+    const body = validDeployment({ deployedAt: '2026-05-01T12:06:00Z' })
     expect(validateDeployment(body, NOW).ok).toBe(false)
     expect(validateDeployment(body, later).ok).toBe(true)
   })

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { DeploymentInput } from './deployment.ts'
-import { messageFor, normalized, VALID } from './testing/deployment-bodies.ts'
+import { messageFor, normalized } from './testing/deployment-bodies.ts'
+import { validDeployment } from './testing/index.ts'
 
 describe('lengths in code points', () => {
   const limited: [string, number, (s: string) => string][] = [
@@ -73,7 +74,7 @@ describe('characters', () => {
       expect(messageFor(field, `a${c}b`)).toBe('must not contain control characters')
     }
     // Checked before trimming: trailing newline is still rejected.
-    expect(messageFor(field, `${(VALID as Record<string, string>)[field] ?? 'x'}\n`)).toBe(
+    expect(messageFor(field, `${validDeployment()[field] ?? 'x'}\n`)).toBe(
       'must not contain control characters',
     )
   })

@@ -1,14 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { DeploymentInput } from './deployment.ts'
-import {
-  errorsOf,
-  messageFor,
-  NOW,
-  normalized,
-  SHA,
-  UNEXPANDED,
-  VALID,
-} from './testing/deployment-bodies.ts'
+import { errorsOf, messageFor, NOW, normalized } from './testing/deployment-bodies.ts'
+import { COMMIT_SHA, UNEXPANDED_SHA, validDeployment } from './testing/index.ts'
 import { validateDeployment } from './validate-deployment.ts'
 
 // Formats of single fields: validate-deployment-formats.test.ts; lengths and characters:
@@ -16,10 +9,11 @@ import { validateDeployment } from './validate-deployment.ts'
 
 describe('valid bodies', () => {
   test('minimal body normalizes optional fields to null, and deployedAt to now', () => {
-    expect(validateDeployment(VALID, NOW)).toEqual({
+    // The fixture is typed loosely (tests override fields with any value): compare as unknown.
+    expect<unknown>(validateDeployment(validDeployment(), NOW)).toEqual({
       ok: true,
       value: {
-        ...VALID,
+        ...validDeployment(),
         description: null,
         author: null,
         deployedAt: '2026-05-01T12:00:00.000Z',
@@ -36,7 +30,7 @@ describe('valid bodies', () => {
         environment: ' production ',
         app: ' api ',
         version: ' 1.4.2 ',
-        commitHash: ` ${SHA.toUpperCase()} `,
+        commitHash: ` ${COMMIT_SHA.toUpperCase()} `,
         description: '  Hotfix  ',
         author: ' octocat ',
         deployedAt: ' 2026-05-01T11:00:00Z ',
@@ -51,7 +45,7 @@ describe('valid bodies', () => {
         environment: 'production',
         app: 'api',
         version: '1.4.2',
-        commitHash: SHA,
+        commitHash: COMMIT_SHA,
         description: 'Hotfix',
         author: 'octocat',
         deployedAt: '2026-05-01T11:00:00.000Z',
@@ -63,7 +57,7 @@ describe('valid bodies', () => {
 })
 
 describe('body', () => {
-  test.each([[[]], [[VALID]], ['string'], [42], [null], [true], [undefined]])(
+  test.each([[[]], [[validDeployment()]], ['string'], [42], [null], [true], [undefined]])(
     'rejects non-object body %p',
     (body) => {
       expect(errorsOf(body)).toEqual([{ field: 'body', message: 'must be a JSON object' }])
@@ -84,7 +78,7 @@ describe('body', () => {
       repositoryFullName: 'no-slash',
       environment: '   ',
       version: 42,
-      commitHash: UNEXPANDED,
+      commitHash: UNEXPANDED_SHA,
       deployedAt: '2026-05-01T12:00:00',
     })
     expect(errors).toEqual([
@@ -105,13 +99,13 @@ describe('body', () => {
   })
 
   test('a field failing several rules gets only one error', () => {
-    const errors = errorsOf({ ...VALID, app: ` ${'😀'.repeat(300)}\t\uD800 ` })
+    const errors = errorsOf(validDeployment({ app: ` ${'😀'.repeat(300)}\t\uD800 ` }))
     expect(errors).toEqual([{ field: 'app', message: 'must not contain control characters' }])
   })
 
   test('ignores inherited properties', () => {
     const body = Object.create({ extra: 1, app: 'api' }) as Record<string, unknown>
-    Object.assign(body, { ...VALID, app: undefined })
+    Object.assign(body, validDeployment({ app: undefined }))
     expect(errorsOf(body)).toEqual([{ field: 'app', message: 'is required' }])
   })
 })
@@ -126,7 +120,7 @@ describe('types, required and optional', () => {
   })
 
   test.each(required)('%s: missing or null is required, blank is empty', (field) => {
-    const { [field as keyof typeof VALID]: _, ...rest } = VALID
+    const { [field]: _, ...rest } = validDeployment()
     expect(errorsOf(rest)).toEqual([{ field, message: 'is required' }])
     expect(messageFor(field, null)).toBe('is required')
     expect(messageFor(field, '')).toBe('must not be empty')
@@ -143,7 +137,7 @@ describe('types, required and optional', () => {
   test('deployedAt: null, blank or absent means now, normalised like one sent', () => {
     const later = new Date('2026-05-01T12:34:56.789Z')
     for (const value of [null, '', '   ', undefined]) {
-      const result = validateDeployment({ ...VALID, deployedAt: value }, later)
+      const result = validateDeployment(validDeployment({ deployedAt: value }), later)
       expect(result).toMatchObject({
         ok: true,
         value: { deployedAt: '2026-05-01T12:34:56.789Z' },
@@ -163,7 +157,7 @@ describe('unknown fields', () => {
   test('one error per unknown field, with suggestions when close', () => {
     expect(
       errorsOf({
-        ...VALID,
+        ...validDeployment(),
         deployed_at: '2026-05-01T12:00:00Z',
         'Monorepo-Path': 'x',
         AUTHOR: 'x',
@@ -182,13 +176,13 @@ describe('unknown fields', () => {
   })
 
   test('prefers the closest known field', () => {
-    expect(errorsOf({ ...VALID, apps: 'x' })).toEqual([
+    expect(errorsOf(validDeployment({ apps: 'x' }))).toEqual([
       { field: 'apps', message: 'is not a known field; did you mean "app"?' },
     ])
   })
 
   test('no suggestion when nothing is close', () => {
-    expect(errorsOf({ ...VALID, sha: 'x', commit: 'x', x: 'y'.repeat(10_000) })).toEqual([
+    expect(errorsOf(validDeployment({ sha: 'x', commit: 'x', x: 'y'.repeat(10_000) }))).toEqual([
       { field: 'sha', message: 'is not a known field' },
       { field: 'commit', message: 'is not a known field' },
       { field: 'x', message: 'is not a known field' },
@@ -196,14 +190,16 @@ describe('unknown fields', () => {
   })
 
   test('unknown fields are reported together with field errors', () => {
-    expect(errorsOf({ ...VALID, app: '', extra: true })).toEqual([
+    expect(errorsOf(validDeployment({ app: '', extra: true }))).toEqual([
       { field: 'app', message: 'must not be empty' },
       { field: 'extra', message: 'is not a known field' },
     ])
   })
 
   test('__proto__ from JSON.parse is an unknown field, not a prototype', () => {
-    const body = JSON.parse(`{"__proto__": {"app": "x"}, ${JSON.stringify(VALID).slice(1)}`)
+    const body = JSON.parse(
+      `{"__proto__": {"app": "x"}, ${JSON.stringify(validDeployment()).slice(1)}`,
+    )
     expect(errorsOf(body)).toEqual([{ field: '__proto__', message: 'is not a known field' }])
   })
 })
