@@ -6,8 +6,9 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { randomPort } from '@shiplog/db/testing'
+import { validDeployment } from '@shiplog/schema/testing'
 import lighthouse from 'lighthouse'
-import { type Harness, startHarness, validDeployment } from '../apps/api/test/harness.ts'
+import { type Harness, startHarness } from '../apps/api/test/support/harness.ts'
 import { launchBrowser } from '../apps/api/test/web/browser.ts'
 
 const DOC = new URL('../docs/dashboard.md', import.meta.url)

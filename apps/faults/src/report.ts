@@ -11,7 +11,7 @@ const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
     because: [
       'A batch is taken from the inbox (its rows deleted), recorded, and any retries completed, in one Postgres transaction: the queue’s engine runs inside our postgres.js transaction through a small adapter (`packages/db/src/queue/engine.ts`). A kill rolls all of it back; the rows were never gone for anyone else, so they are taken again at once.',
       'Recording is idempotent besides: one row per (workspace, app, environment, version, commit, deployedAt), and deployment ids are primary keys.',
-      'The worker commits a batch without waiting for its write-ahead log to reach disk (`synchronous_commit` off for that transaction alone). A crash of Postgres may then undo the last batches committed, each whole: their deployments are back in the inbox and are recorded again, and no transaction that read them can have committed durably before them (its own commit flushes the log up to it). `apps/api/test/postgres-crash.test.ts` crashes a Postgres of its own (immediate shutdown) just after a batch commits: the crash undoes the last batches, and after the restart every accepted deployment is recorded once and the read model is exact.',
+      'The worker commits a batch without waiting for its write-ahead log to reach disk (`synchronous_commit` off for that transaction alone). A crash of Postgres may then undo the last batches committed, each whole: their deployments are back in the inbox and are recorded again, and no transaction that read them can have committed durably before them (its own commit flushes the log up to it). `apps/api/test/queue/postgres-crash.test.ts` crashes a Postgres of its own (immediate shutdown) just after a batch commits: the crash undoes the last batches, and after the restart every accepted deployment is recorded once and the read model is exact.',
     ],
   },
   '2-connection-cuts': {
@@ -90,7 +90,7 @@ const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
 const FINDINGS = `## Findings of the hardening review, and their fixes
 
 Each finding has a regression test through the real HTTP app that fails on the code before the
-fix; \`apps/api/test/hardening.test.ts\` holds most, named by their number.
+fix; \`apps/api/test/app/hardening.test.ts\` holds most, named by their number.
 
 | # | Finding | Fix (the mechanism) | Test |
 |---|---|---|---|

@@ -2,8 +2,14 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { loadApiEnv } from '../../src/env.ts'
 import { wireApi } from '../../src/wiring.ts'
-import type { Harness } from '../harness.ts'
-import { localContext, type ServedSso, serveWithSso, signInAs, ssoEnv } from './served-sso.ts'
+import type { Harness } from '../support/harness.ts'
+import {
+  localContext,
+  type ServedSso,
+  serveWithSso,
+  signInAs,
+  ssoEnv,
+} from '../support/served-sso.ts'
 
 // When access to the dashboard ends or is held back: a person the role mapping no longer names,
 // key sign-in turned off, too many sign-ins from one address, and the provider down (Chromium,

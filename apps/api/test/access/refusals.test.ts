@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import type { Browser, Page } from 'playwright-core'
-import type { Harness } from '../harness.ts'
-import { PEOPLE } from './oidc-provider.ts'
-import { localContext, type ServedSso, serveWithSso, signInAtProvider } from './served-sso.ts'
+import type { Harness } from '../support/harness.ts'
+import { PEOPLE } from '../support/oidc-provider.ts'
+import {
+  localContext,
+  type ServedSso,
+  serveWithSso,
+  signInAtProvider,
+} from '../support/served-sso.ts'
 
 // What single sign-on refuses, driven in Chromium against the real provider: an answer whose
 // state was altered, an authorization code used twice, an ID token for another nonce, and any

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { validDeployment } from '@shiplog/schema/testing'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { type Harness, validDeployment } from '../harness.ts'
-import { seriousAccessibilityViolations } from '../web/browser.ts'
+import type { Harness } from '../support/harness.ts'
 import {
   localContext,
   type ServedSso,
   serveWithSso,
   signInAs,
   signInAtProvider,
-} from './served-sso.ts'
+} from '../support/served-sso.ts'
+import { seriousAccessibilityViolations } from '../web/browser.ts'
 
 // Single sign-on end to end: Chromium, Shiplog on localhost, and a real OpenID provider (the
 // `oidc-provider` package, in a process of its own) on 127.0.0.1, another site. Two people in two

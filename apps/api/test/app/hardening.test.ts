@@ -1,25 +1,24 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { connect } from 'node:net'
 import { generateApiKey } from '@shiplog/db/api-key'
 import { encodeCursor } from '@shiplog/schema'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile, startHarness } from '../support/harness.ts'
 
 // One regression test per finding of the hardening review (docs/reliability.md lists them), each
 // through the real HTTP app. Findings 6 (metrics) and 9 (stale rows after a cancelled query) have
-// theirs in metrics.test.ts and stale-rows.test.ts.
+// theirs in plugins/prometheus/metrics.test.ts and plugins/auth/stale-rows.test.ts.
 
-let h: Harness
+const h = harnessPerFile({
+  STATEMENT_TIMEOUT_MS: '300',
+  BODY_TIMEOUT_MS: '1400',
+  REQUEST_TIMEOUT_MS: '1500',
+  IDLE_TIMEOUT_SECONDS: '1',
+})
 let key: string
 beforeAll(async () => {
-  h = await startHarness({
-    STATEMENT_TIMEOUT_MS: '300',
-    BODY_TIMEOUT_MS: '1400',
-    REQUEST_TIMEOUT_MS: '1500',
-    IDLE_TIMEOUT_SECONDS: '1',
-  })
   key = (await h.createKey({ workspace: 'hardening', rateLimitPerMinute: 1_000_000 })).key
 })
-afterAll(() => h?.close())
 
 const unexpectedErrors = () => h.logs.filter((line) => line.msg === 'unexpected error')
 

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { futureTime, lookalikeName } from './edge-inputs.ts'
-import { CONTRACT_FIELDS, type Harness, startHarness } from './harness.ts'
+import { futureTime, lookalikeName } from '../support/edge-inputs.ts'
+import { CONTRACT_FIELDS, harnessPerFile } from '../support/harness.ts'
 
-let h: Harness
+const h = harnessPerFile()
 let key: string
 beforeAll(async () => {
-  h = await startHarness()
   key = (await h.createKey({ workspace: 'fuzz', rateLimitPerMinute: 1_000_000 })).key
 })
-afterAll(() => h?.close())
 
 // Strings that probe every rule: any UTF-16 unit (lone surrogates included), whole code points,
 // plausible values, values around the limits, and huge ones.

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { encodeCommitCursor, encodeCursor } from '@shiplog/schema'
+import { validDeployment } from '@shiplog/schema/testing'
 import fc from 'fast-check'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { harnessPerFile } from '../support/harness.ts'
 
 // Every GET endpoint and every parameter, read from the served OpenAPI document (itself checked
 // against the routes the app serves), so an endpoint or parameter added later is fuzzed too.
@@ -11,11 +12,10 @@ interface Operation {
   parameters: { name: string; in: 'query' | 'path'; schema: { type?: string } }[]
 }
 
-let h: Harness
+const h = harnessPerFile({ READ_CONCURRENCY_PER_KEY: '1000' })
 let key: string
 let operations: Operation[]
 beforeAll(async () => {
-  h = await startHarness({ READ_CONCURRENCY_PER_KEY: '1000' })
   // Admin too: GET /v1/audit needs it.
   key = (
     await h.createKey({
@@ -38,7 +38,6 @@ beforeAll(async () => {
     .filter(([path, methods]) => path.startsWith('/v1/') && methods.get)
     .map(([path, methods]) => ({ path, parameters: methods.get?.parameters ?? [] }))
 })
-afterAll(() => h?.close())
 
 const id = '01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4'
 // Values that probe every rule: any UTF-16 unit, whole code points, control characters, near-valid

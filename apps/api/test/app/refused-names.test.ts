@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { runCli } from '@shiplog/db/testing'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile } from '../support/harness.ts'
 
 // Names stored before the names rule that it refuses today (an application with a zero-width
 // space, a key named with an escape sequence): `bun run migrate` counts them, `bun run db:verify`
 // lists them, printable, and nothing renames them.
 
-let h: Harness
+const h = harnessPerFile()
 let env: Record<string, string>
 const LEGACY = {
   app: 'checkout\u200B',
@@ -16,7 +17,6 @@ const LEGACY = {
   key: 'deploy\u001b[2Jer',
 }
 beforeAll(async () => {
-  h = await startHarness()
   env = { DATABASE_URL: h.databaseUrl }
   expect(
     (await h.post(validDeployment({ app: 'legacy-app', environment: 'legacy-env' }))).status,
@@ -35,7 +35,6 @@ beforeAll(async () => {
             ${LEGACY.incidentApp}, ${LEGACY.incidentApp}, 'x', now(), ${key?.id as string})`
   await h.sql`update api_keys set name = ${LEGACY.key}`
 })
-afterAll(() => h?.close())
 
 test('db:verify lists every stored name the rule refuses, printable, and renames none', async () => {
   const verified = await runCli(['db:verify'], env)

@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { expect, test } from 'bun:test'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile } from '../support/harness.ts'
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h?.close())
+const h = harnessPerFile()
 
 test('a posted deployment is accepted, then recorded and listed', async () => {
   const response = await h.post(validDeployment())

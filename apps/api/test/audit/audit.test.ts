@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { issueApiKey, revokeKey } from '@shiplog/db/issue-api-key'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile } from '../support/harness.ts'
 
 // GET /v1/audit: who changed the record (voids, incidents, keys), written with each change,
 // newest first, paged and filtered like every list, for admins of the workspace only.
 
-let h: Harness
+const h = harnessPerFile()
 let admin: { key: string; prefix: string; id: string }
 let deploymentId: string
 let incidentId: string
 
 beforeAll(async () => {
-  h = await startHarness()
   admin = await issueApiKey(h.sql, { workspace: 'acme', name: 'operator', scopes: ['admin'] })
   const response = await h.post(validDeployment())
   deploymentId = (response.headers.get('location') as string).split('/').at(-1) as string
@@ -32,7 +32,6 @@ beforeAll(async () => {
     (await send('PATCH', `/v1/incidents/${incidentId}`, { title: 'Checkout down' })).status,
   ).toBe(200)
 }, 60_000)
-afterAll(() => h?.close())
 
 const audit = async (query = '', key = admin.key) => {
   const response = await h.get(`/v1/audit${query}`, { key })

@@ -2,9 +2,9 @@
 import { expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import type { Scope } from '@shiplog/schema'
+import { validDeployment } from '@shiplog/schema/testing'
 import fc from 'fast-check'
-import { validDeployment } from '../harness.ts'
-import { readSuite } from './suite.ts'
+import { readSuite } from '../support/read-suite.ts'
 
 const r = readSuite()
 

@@ -1,7 +1,7 @@
 /** The state matrix renders each cell exactly as the receipt of the deployment it names. */
 import { expect, test } from 'bun:test'
-import { validDeployment } from '../harness.ts'
-import { readSuite } from './suite.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { readSuite } from '../support/read-suite.ts'
 
 const r = readSuite()
 

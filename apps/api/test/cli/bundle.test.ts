@@ -1,23 +1,21 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { createHash } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildCli } from '../../../scripts/build-cli.ts'
-import { loadApiEnv } from '../src/env.ts'
-import { wireApi } from '../src/wiring.ts'
-import { type Harness, startHarness } from './harness.ts'
+import { buildCli } from '../../../../scripts/build-cli.ts'
+import { loadApiEnv } from '../../src/env.ts'
+import { wireApi } from '../../src/wiring.ts'
+import { harnessPerFile } from '../support/harness.ts'
 
 // GET /cli/shiplog.mjs: the CLI a pipeline fetches from the Shiplog it reports to. The bundle is
 // built, not committed; what a pipeline downloads must be the build of this checkout's CLI.
 
-let h: Harness
+const h = harnessPerFile()
 let fresh: Uint8Array<ArrayBuffer>
 beforeAll(async () => {
-  h = await startHarness()
   fresh = new TextEncoder().encode(await buildCli())
 })
-afterAll(() => h?.close())
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { beforeAll, expect, test } from 'bun:test'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile } from '../support/harness.ts'
 
 // GET /v1/compare on a scripted history: what staging has that production does not, as JSON and
 // as release notes, computed here by hand.
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h?.close())
+const h = harnessPerFile()
 
 const sha = (name: string) => Buffer.from(name).toString('hex').padEnd(40, '0').slice(0, 40)
 const WEB = 'https://github.com/acme/shop'

@@ -5,11 +5,12 @@ import { createRequire } from 'node:module'
 import { connect } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { randomPort } from '@shiplog/db/testing'
+import { validDeployment } from '@shiplog/schema/testing'
 import { buildCli } from '../../../../scripts/build-cli.ts'
-import { type Harness, startHarness, validDeployment, waitFor } from '../harness.ts'
-import { sample } from '../prometheus.ts'
-import { startProvider, type TestProvider } from '../sign-in/oidc-provider.ts'
-import { ssoEnv } from '../sign-in/served-sso.ts'
+import { type Harness, startHarness, waitFor } from '../support/harness.ts'
+import { startProvider, type TestProvider } from '../support/oidc-provider.ts'
+import { sample } from '../support/prometheus.ts'
+import { ssoEnv } from '../support/served-sso.ts'
 
 // The API and the worker as production would run them under Deno, against a database of their
 // own. Kept out of the root `test` script (run it with `bun run test:deno`) so the Bun suite

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { type Harness, startHarness, validDeployment } from '../harness.ts'
+import { expect, test } from 'bun:test'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile } from '../support/harness.ts'
 
 // changeType of every deployment of one application in one environment, through the receipts and
 // the list, for a history written out by hand, then again after a backfill arrives last.
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h?.close())
+const h = harnessPerFile()
 
 const C1 = 'c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1'
 const C2 = 'c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2'

@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { readModelMatches, verifyReadModel } from '@shiplog/db/read-model'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile } from '../support/harness.ts'
 
 // A CI that retries PUT /v1/deployments/{id}/commits on a timeout sends the same list several
 // times at once; two jobs of one pipeline may send different lists. The documented rule
 // (docs/api.md): every valid list is a 204 and replaces the one stored, so the lists are stored
 // one after the other and the last to commit stays, whole. Never a 5xx, never a mixture.
 
-let h: Harness
-beforeAll(async () => {
-  // Enough connections for twenty requests to hold a transaction each at the same moment.
-  h = await startHarness({ DATABASE_POOL_SIZE: '30' })
-})
-afterAll(() => h?.close())
+// Enough connections for twenty requests to hold a transaction each at the same moment.
+const h = harnessPerFile({ DATABASE_POOL_SIZE: '30' })
 
 const hex = (n: number) => n.toString(16).padStart(40, '0')
 /** List `n`: commits sharing SHAs with its neighbours, so a mixture of two lists would show. */

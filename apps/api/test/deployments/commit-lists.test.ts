@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
+import { validDeployment } from '@shiplog/schema/testing'
 import fc from 'fast-check'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { harnessPerFile } from '../support/harness.ts'
 
 // PUT /v1/deployments/{id}/commits stores what a pipeline's git log listed, for a deployment
 // still queued or already recorded; repeating it is harmless; GET reads it back.
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h?.close())
+const h = harnessPerFile()
 
 const sha = (digit: string) => digit.repeat(40)
 const commit = (digit: string, committedAt: string, reverts: string[] = []) => ({

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile } from '../support/harness.ts'
 
-let h: Harness
+const h = harnessPerFile()
 let key: string
 
 interface Page {
@@ -16,7 +17,6 @@ async function page(query: string): Promise<Page> {
 }
 
 beforeAll(async () => {
-  h = await startHarness()
   key = (await h.createKey({ workspace: 'reader', rateLimitPerMinute: 10_000 })).key
   // 120 deployments: two apps, two environments, one minute apart, plus three at the same instant.
   for (let index = 0; index < 117; index++) {
@@ -39,7 +39,6 @@ beforeAll(async () => {
   }
   expect(await h.drain()).toBe(120)
 })
-afterAll(() => h?.close())
 
 describe('GET /v1/deployments', () => {
   test('lists newest deployedAt first, 50 by default, with a cursor to the next page', async () => {

@@ -1,20 +1,19 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { readModelMatches, verifyReadModel } from '@shiplog/db/read-model'
+import { validDeployment } from '@shiplog/schema/testing'
 import fc from 'fast-check'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { harnessPerFile } from '../support/harness.ts'
 
 // DELETE /v1/deployments/{id} voids a recorded deployment: kept for audit, shown as voided by its
 // receipt, gone from lists, the state matrix, the counts and the change types of its neighbours,
 // with the read model exact after every step.
 
-let h: Harness
+const h = harnessPerFile()
 let admin: string
 beforeAll(async () => {
-  h = await startHarness()
   admin = (await issueApiKey(h.sql, { workspace: 'acme', name: 'operator', scopes: ['admin'] })).key
 })
-afterAll(() => h?.close())
 
 const C1 = 'c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1'
 const C2 = 'c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2'

@@ -1,19 +1,16 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { DeploymentInput } from '@shiplog/schema'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile } from '../support/harness.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON of the served document; the assertions narrow it
 type Json = Record<string, any>
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h?.close())
+const h = harnessPerFile()
 
 test('GET /openapi.json is a valid OpenAPI 3.1 document, public', async () => {
   const response = await h.get('/openapi.json', { key: null })
@@ -206,7 +203,7 @@ test('GET /docs gives query parameters their types, renders Markdown code, and n
 })
 
 test('docs/api.md states every body field with the limit and required-ness the server applies', async () => {
-  const root = new URL('../../../', import.meta.url)
+  const root = new URL('../../../../', import.meta.url)
   const contract = await Bun.file(new URL('docs/api.md', root)).text()
   const rows = [
     ...contract.matchAll(/^\| `(\w+)` +\| string(?: or null)? +\| (yes|no) +\| (\d+|-) +\|/gm),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { csvRecords } from '../csv.ts'
-import { type Harness, startHarness } from '../harness.ts'
+import { csvRecords } from '../support/csv.ts'
+import { type Harness, startHarness } from '../support/harness.ts'
 import { allPages, recordHistory, sha, WEB_URL, WINDOWS } from './audited-history.ts'
 
 // GET /v1/commits lists what change lead time counted: its count is the figure's sample, and

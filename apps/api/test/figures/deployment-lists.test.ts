@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { csvRecords } from '../csv.ts'
-import { type Harness, startHarness } from '../harness.ts'
+import { csvRecords } from '../support/csv.ts'
+import { type Harness, startHarness } from '../support/harness.ts'
 import { allPages, recordHistory, WINDOWS } from './audited-history.ts'
 
 // Every DORA figure that counts deployments is the count of a list of GET /v1/deployments with

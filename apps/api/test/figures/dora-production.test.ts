@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { csvRecords } from '../csv.ts'
-import { type Harness, startHarness, validDeployment } from '../harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { csvRecords } from '../support/csv.ts'
+import { type Harness, startHarness } from '../support/harness.ts'
 import { recordHistory, WINDOWS } from './audited-history.ts'
 
 // GET /v1/metrics/dora without an environment: every production environment of the workspace

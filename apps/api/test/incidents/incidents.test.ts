@@ -1,20 +1,20 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import type { Scope } from '@shiplog/schema'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile } from '../support/harness.ts'
 
 // Incidents through HTTP against a real database: opened by a key with incidents:write, tied to
 // the recorded deployment that caused them, resolved, listed, and refused with a 4xx problem for
 // anything that cannot be stored.
 
-let h: Harness
+const h = harnessPerFile()
 let writer: string
 let reader: string
 let causeId: string
 let stagingId: string
 
 beforeAll(async () => {
-  h = await startHarness()
   const issue = async (scopes: Scope[]) =>
     (await issueApiKey(h.sql, { workspace: 'acme', name: 'test', scopes })).key
   writer = await issue(['incidents:write', 'read'])
@@ -29,7 +29,6 @@ beforeAll(async () => {
   await deployed({ environment: 'staging', app: 'billing', deployedAt: '2026-05-04T08:00:00Z' })
   expect(await h.drain()).toBe(3)
 })
-afterAll(() => h?.close())
 
 const open = (body: unknown, key = writer) => h.send('POST', '/v1/incidents', { key, body })
 const patch = (id: string, body: unknown, key = writer) =>

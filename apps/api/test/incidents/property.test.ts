@@ -1,19 +1,19 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
+import { validDeployment } from '@shiplog/schema/testing'
 import fc from 'fast-check'
-import { futureTime, lookalikeName } from './edge-inputs.ts'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { futureTime, lookalikeName } from '../support/edge-inputs.ts'
+import { harnessPerFile } from '../support/harness.ts'
 
 // The incident bodies a client can send, valid-shaped or hostile, to POST /v1/incidents and
 // PATCH /v1/incidents/{id}: every answer is a 2xx or a 4xx problem, every 201 is stored, and
 // nothing reaches the unexpected-error log.
 
-let h: Harness
+const h = harnessPerFile()
 let key: string
 let causes: string[]
 let opened: string[]
 beforeAll(async () => {
-  h = await startHarness()
   key = (
     await issueApiKey(h.sql, {
       workspace: 'acme',
@@ -34,7 +34,6 @@ beforeAll(async () => {
   })
   opened = [(await first.json()).id]
 })
-afterAll(() => h?.close())
 
 const text = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 30 }),

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
+import { expect, test } from 'bun:test'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile, waitFor } from '../support/harness.ts'
 
-let h: Harness
-beforeAll(async () => {
-  // One job per transaction and ten transactions at once, so first deployments race for real.
-  h = await startHarness(
-    {},
-    { WORKER_BATCH_SIZE: '1', WORKER_CONCURRENCY: '10', WORKER_POLL_INTERVAL_MS: '10' },
-  )
-})
-afterAll(() => h?.close())
+// One job per transaction and ten transactions at once, so first deployments race for real.
+const h = harnessPerFile(
+  {},
+  { WORKER_BATCH_SIZE: '1', WORKER_CONCURRENCY: '10', WORKER_POLL_INTERVAL_MS: '10' },
+)
 
 test('50 concurrent first deployments of a new app give one application and 50 deployments', async () => {
   const responses = await Promise.all(

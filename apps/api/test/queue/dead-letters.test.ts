@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { refuseVersion, runCli } from '@shiplog/db/testing'
-import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile, waitFor } from '../support/harness.ts'
 
-let h: Harness
+const h = harnessPerFile({}, { WORKER_POLL_INTERVAL_MS: '20' })
 let env: Record<string, string>
 let allowPoison: () => Promise<void>
 beforeAll(async () => {
-  h = await startHarness({}, { WORKER_POLL_INTERVAL_MS: '20' })
   env = { DATABASE_URL: h.databaseUrl }
   // A deployment the database refuses every time: a poison job.
   allowPoison = await refuseVersion(h.sql, 'poison', 'version poison is refused by policy')
 })
-afterAll(() => h?.close())
 
 test('a poison job fails alone, is retried, dead-lettered, listed by the CLI and replayed', async () => {
   const versions = ['1.0.0', 'poison', '1.0.1', '1.0.2']

@@ -1,13 +1,10 @@
 /** Ingestion, end to end through HTTP: the same deployment delivered twice, and Idempotency-Key. */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { type Harness, startHarness, validDeployment } from '../harness.ts'
-import { list } from './list.ts'
+import { describe, expect, test } from 'bun:test'
+import { validDeployment } from '@shiplog/schema/testing'
+import { list } from '../support/deployment-list.ts'
+import { harnessPerFile } from '../support/harness.ts'
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h?.close())
+const h = harnessPerFile()
 
 describe('duplicates and Idempotency-Key', () => {
   test('the same deployment delivered twice is recorded once', async () => {

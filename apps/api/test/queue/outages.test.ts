@@ -3,7 +3,8 @@
  * Each test starts a harness of its own.
  */
 import { describe, expect, test } from 'bun:test'
-import { startHarness, validDeployment } from '../harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { startHarness } from '../support/harness.ts'
 
 describe('when the queue cannot commit', () => {
   test('the answer is 503 with Retry-After, never 202, and nothing is recorded', async () => {

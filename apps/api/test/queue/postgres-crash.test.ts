@@ -16,7 +16,8 @@ import {
   startOwnPostgres,
   TEST_RETRY_POLICY,
 } from '@shiplog/db/testing'
-import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { type Harness, startHarness, waitFor } from '../support/harness.ts'
 
 const binaries = findPostgresBinaries()
 const DEPLOYMENTS = 2_000

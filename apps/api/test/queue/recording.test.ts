@@ -1,15 +1,12 @@
 /**
  * Ingestion, end to end through HTTP: what a deployment is recorded as, and workspaces kept apart.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { type Harness, startHarness, validDeployment } from '../harness.ts'
-import { list } from './list.ts'
+import { describe, expect, test } from 'bun:test'
+import { validDeployment } from '@shiplog/schema/testing'
+import { list } from '../support/deployment-list.ts'
+import { harnessPerFile } from '../support/harness.ts'
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h?.close())
+const h = harnessPerFile()
 
 describe('recording', () => {
   test('deployedAt defaults to the time the API received the request', async () => {

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { beforeAll, expect, test } from 'bun:test'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile } from '../support/harness.ts'
 
 // Issue 30, item 8: a pipeline polling the lists must never find an accepted deployment in
 // neither. Queued is listed before recorded in each poll, so a deployment that moves in between
@@ -7,17 +8,15 @@ import { type Harness, startHarness, validDeployment } from './harness.ts'
 
 const TOTAL = 1_000
 
-let h: Harness
+// Small batches and two loops: many commits, so many moments when a job completes.
+const h = harnessPerFile(
+  {},
+  { WORKER_BATCH_SIZE: '25', WORKER_CONCURRENCY: '2', WORKER_POLL_INTERVAL_MS: '10' },
+)
 let key: string
 beforeAll(async () => {
-  // Small batches and two loops: many commits, so many moments when a job completes.
-  h = await startHarness(
-    {},
-    { WORKER_BATCH_SIZE: '25', WORKER_CONCURRENCY: '2', WORKER_POLL_INTERVAL_MS: '10' },
-  )
   key = (await h.createKey({ workspace: 'poller', rateLimitPerMinute: 1_000_000 })).key
 })
-afterAll(() => h?.close())
 
 async function listAll(status: 'queued' | 'recorded'): Promise<string[]> {
   const ids: string[] = []

@@ -12,8 +12,9 @@ import {
   startStreamingReplica,
   TEST_RETRY_POLICY,
 } from '@shiplog/db/testing'
-import { CONTRACT_FIELDS, type Harness, startHarness, validDeployment } from '../harness.ts'
-import { sampleOf } from '../prometheus.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { CONTRACT_FIELDS, type Harness, startHarness } from '../support/harness.ts'
+import { sampleOf } from '../support/prometheus.ts'
 
 const binaries = findPostgresBinaries()
 

@@ -1,18 +1,18 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
+import { validDeployment } from '@shiplog/schema/testing'
 import type { TObject, TSchema } from '@sinclair/typebox'
 import fc from 'fast-check'
-import { API_ROUTES } from '../src/routes.ts'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { API_ROUTES } from '../../src/routes.ts'
+import { harnessPerFile } from '../support/harness.ts'
 
 // Look-alike names: `checkout` and `checkout` + U+200B must not be two applications, and a
 // U+202E must not reverse the page around a name. Every name a client writes or filters by
 // refuses invisible and bidi code points with a 422 naming them, and is stored in NFC.
 
-let h: Harness
+const h = harnessPerFile()
 let admin: string
 beforeAll(async () => {
-  h = await startHarness()
   admin = (
     await issueApiKey(h.sql, {
       workspace: 'acme',
@@ -24,7 +24,6 @@ beforeAll(async () => {
   expect((await h.post(validDeployment())).status).toBe(202)
   await h.drain()
 })
-afterAll(() => h?.close())
 
 // The code points the rule refuses, written out here from Unicode's Default_Ignorable_Code_Point
 // list (which holds every bidi control) rather than taken from the code under test; plus the C1

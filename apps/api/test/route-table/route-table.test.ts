@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { SCOPES, type Scope } from '@shiplog/schema'
+import { validDeployment } from '@shiplog/schema/testing'
 import type { TObject } from '@sinclair/typebox'
-import type { Route } from '../src/route-table/route.ts'
-import { API_ROUTES, OTHER_ROUTES } from '../src/routes.ts'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import type { Route } from '../../src/route-table/route.ts'
+import { API_ROUTES, OTHER_ROUTES } from '../../src/routes.ts'
+import { harnessPerFile } from '../support/harness.ts'
 
 // The route table is the API's contract: what the app registers, what /openapi.json publishes and
 // what each registered route checks must all be the table, route for route. A route registered
@@ -13,11 +14,10 @@ import { type Harness, startHarness, validDeployment } from './harness.ts'
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON of the served document; the assertions narrow it
 type Json = Record<string, any>
 
-let h: Harness
+const h = harnessPerFile()
 let document: Json
 const keys = new Map<Scope, string>()
 beforeAll(async () => {
-  h = await startHarness()
   document = await (await h.get('/openapi.json', { key: null })).json()
   for (const scope of SCOPES) {
     const issued = await issueApiKey(h.sql, {
@@ -29,7 +29,6 @@ beforeAll(async () => {
     keys.set(scope, issued.key)
   }
 })
-afterAll(() => h?.close())
 
 const operationName = (method: string, path: string) => `${method.toUpperCase()} ${path}`
 const tableNames = API_ROUTES.map((route) => operationName(route.method, route.path))

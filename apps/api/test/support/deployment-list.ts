@@ -1,5 +1,5 @@
 import { expect } from 'bun:test'
-import type { Harness } from '../harness.ts'
+import type { Harness } from './harness.ts'
 
 /** `GET /v1/deployments` (with `query`) as `key` sees it; the answer must be 200. */
 export async function list(h: Harness, key?: string, query = '') {

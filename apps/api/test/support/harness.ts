@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, expect } from 'bun:test'
 import type { Sql } from '@shiplog/db/client'
 import { createSql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
@@ -5,9 +6,9 @@ import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing'
 import type { Scope } from '@shiplog/schema'
 import { loadWorkerEnv } from '@shiplog/worker/env'
 import { createWorker } from '@shiplog/worker/worker'
-import { loadApiEnv } from '../src/env.ts'
-import { listen } from '../src/server/listener.ts'
-import { wireApi } from '../src/wiring.ts'
+import { loadApiEnv } from '../../src/env.ts'
+import { listen } from '../../src/server/listener.ts'
+import { wireApi } from '../../src/wiring.ts'
 
 /**
  * The fields of the interface's Deployment table, stated here independently of the schema so a
@@ -24,18 +25,6 @@ export const CONTRACT_FIELDS = [
   'deployedAt',
   'monorepoPath',
 ] as const
-
-/** A deployment body that passes validation; override fields per test. */
-export function validDeployment(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    repositoryFullName: 'acme/shop',
-    environment: 'production',
-    app: 'checkout',
-    version: '1.2.3',
-    commitHash: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
-    ...overrides,
-  }
-}
 
 /** Polls until `condition` holds (a row arrived, a job finished); fails after `timeoutMs`. */
 export async function waitFor(
@@ -114,6 +103,12 @@ export async function startHarness(
     post(body: unknown, options: SendOptions = {}) {
       return request('POST', '/v1/deployments', { ...options, body })
     },
+    /** `POST /v1/deployments` that must be answered 202; resolves with the deployment's id. */
+    async deploy(body: unknown, options: SendOptions = {}): Promise<string> {
+      const response = await request('POST', '/v1/deployments', { ...options, body })
+      expect(response.status).toBe(202)
+      return idOf(response)
+    },
     /** Any method and path, with the default key unless told otherwise. */
     send(method: string, path: string, options: SendOptions & { body?: unknown } = {}) {
       return request(method, path, options)
@@ -160,3 +155,30 @@ export async function startHarness(
 
 /** The harness type, for tests that share one across `beforeAll`. */
 export type Harness = Awaited<ReturnType<typeof startHarness>>
+
+/**
+ * The file's harness: started before its first test, closed after its last. Call it at the top of
+ * a test file; what it returns stands for the harness inside hooks and tests (not at load time).
+ */
+export function harnessPerFile(
+  apiEnv: Record<string, string> = {},
+  workerEnv: Record<string, string> = {},
+): Harness {
+  let started: Harness | undefined
+  beforeAll(async () => {
+    started = await startHarness(apiEnv, workerEnv)
+  })
+  afterAll(() => started?.close())
+  return new Proxy({} as Harness, {
+    get(_, property) {
+      if (!started)
+        throw new Error(`the harness is not started yet: read .${String(property)} in a test`)
+      return Reflect.get(started, property)
+    },
+  })
+}
+
+/** The id a 202 names in its `Location`. */
+export function idOf(response: Response): string {
+  return (response.headers.get('location') as string).split('/').at(-1) as string
+}

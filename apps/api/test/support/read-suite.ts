@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect } from 'bun:test'
-import { type Harness, startHarness } from '../harness.ts'
+import { beforeAll, expect } from 'bun:test'
+import { harnessPerFile } from './harness.ts'
 
 /**
  * A harness of the file's own with two keys: `key` (workspace `reads`) and `otherKey` (workspace
@@ -7,16 +7,14 @@ import { type Harness, startHarness } from '../harness.ts'
  * getters inside tests, once `beforeAll` has run.
  */
 export function readSuite() {
-  let h: Harness
+  const h = harnessPerFile()
   let key: string
   let otherKey: string
 
   beforeAll(async () => {
-    h = await startHarness()
     key = (await h.createKey({ workspace: 'reads', rateLimitPerMinute: 100_000 })).key
     otherKey = (await h.createKey({ workspace: 'strangers', rateLimitPerMinute: 100_000 })).key
   })
-  afterAll(() => h?.close())
 
   async function getJson(path: string, withKey = key) {
     const response = await h.get(path, { key: withKey })
@@ -36,9 +34,7 @@ export function readSuite() {
   }
 
   return {
-    get h(): Harness {
-      return h
-    },
+    h,
     get key(): string {
       return key
     },
@@ -48,4 +44,28 @@ export function readSuite() {
     getJson,
     postDeployment,
   }
+}
+
+/** What `readSuite` gives a file. */
+export type ReadSuite = ReturnType<typeof readSuite>
+
+/** Two applications over five days: the history the listing's filters, the catalog and the
+ * frequency are read from. */
+const HISTORY = [
+  ['acme/web', 'web', 'production', '1.0', 'aaaa111', '2026-05-01T10:00:00Z'],
+  ['acme/web', 'web', 'staging', '1.1', 'bbbb222', '2026-05-02T10:00:00Z'],
+  ['acme/web', 'web', 'production', '1.1', 'bbbb222', '2026-05-03T10:00:00Z'],
+  ['acme/api', 'api', 'production', '2.0', 'cccc333', '2026-05-03T12:00:00Z'],
+  ['acme/api', 'api', 'production', '2.1', 'dddd444', '2026-05-05T08:00:00Z'],
+] as const
+
+/** Records the history in workspace `queries`; resolves with that workspace's key. */
+export async function recordHistory(suite: ReadSuite): Promise<string> {
+  const key = (await suite.h.createKey({ workspace: 'queries', rateLimitPerMinute: 100_000 })).key
+  for (const [repositoryFullName, app, environment, version, commitHash, deployedAt] of HISTORY) {
+    const deployment = { repositoryFullName, app, environment, version, commitHash, deployedAt }
+    await suite.postDeployment(deployment, {}, key)
+  }
+  await suite.h.drain()
+  return key
 }

@@ -3,8 +3,8 @@
 import { expect } from 'bun:test'
 import { randomPort } from '@shiplog/db/testing'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { type Harness, startHarness } from '../harness.ts'
 import { launchBrowser } from '../web/browser.ts'
+import { type Harness, startHarness } from './harness.ts'
 import { CLIENT, PEOPLE, startProvider, type TestProvider } from './oidc-provider.ts'
 
 export const ROLE_MAPPING = 'group:shiplog-admins=acme:admin; group:shiplog-viewers=acme:viewer'

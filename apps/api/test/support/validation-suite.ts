@@ -7,7 +7,8 @@
  * totals of the file (jobs, rows, listing) against the number of 202s it sent.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { CONTRACT_FIELDS, type Harness, startHarness, validDeployment } from '../harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { CONTRACT_FIELDS, type Harness, startHarness } from './harness.ts'
 
 export const FIELDS = CONTRACT_FIELDS
 export type Field = (typeof FIELDS)[number]

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import type { Browser } from 'playwright-core'
-import type { Harness } from '../harness.ts'
+import type { Harness } from '../support/harness.ts'
 import { newAccessibilityContext, seriousAccessibilityViolations } from './browser.ts'
 import { LEGACY_APP, RTL_APP, type SeededDashboard, seedDashboard } from './seeded-dashboard.ts'
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readFile } from 'node:fs/promises'
 import type { BrowserContext, Page } from 'playwright-core'
-import { csvRecords } from '../csv.ts'
+import { csvRecords } from '../support/csv.ts'
 import { type ReleaseDay, startReleaseDay } from './release-history.ts'
 import { signIn as signInAt } from './served-dashboard.ts'
 

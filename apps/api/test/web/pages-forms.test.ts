@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import type { Harness } from '../harness.ts'
+import type { Harness } from '../support/harness.ts'
 import { type FuzzedDashboard, startFuzzedDashboard } from './fuzzed-dashboard.ts'
 
 // The dashboard's forms with the session's token do what they say, and the inputs the fuzz test

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { futureTime, lookalikeName, redirectTarget } from '../edge-inputs.ts'
-import type { Harness } from '../harness.ts'
-import type { TestProvider } from '../sign-in/oidc-provider.ts'
+import { futureTime, lookalikeName, redirectTarget } from '../support/edge-inputs.ts'
+import type { Harness } from '../support/harness.ts'
+import type { TestProvider } from '../support/oidc-provider.ts'
 import { type FuzzedDashboard, startFuzzedDashboard } from './fuzzed-dashboard.ts'
 
 // Whatever a browser (or anyone) sends to the dashboard, signed in or not, with or without the

@@ -1,6 +1,6 @@
 import { expect } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
-import { validDeployment } from '../harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
 import { type ServedDashboard, serveDashboard } from './served-dashboard.ts'
 
 // A release manager's history, scripted across dev, staging and production, for the browser

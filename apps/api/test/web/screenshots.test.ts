@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdir } from 'node:fs/promises'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
+import { validDeployment } from '@shiplog/schema/testing'
 import type { Browser, Page } from 'playwright-core'
-import { type Harness, validDeployment } from '../harness.ts'
+import type { Harness } from '../support/harness.ts'
 import { type ServedDashboard, serveDashboard, signIn } from './served-dashboard.ts'
 
 // The overview and DORA pages with twelve weeks of a small team's deployments, at a phone's

@@ -1,7 +1,7 @@
 import { expect } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
+import { validDeployment } from '@shiplog/schema/testing'
 import type { BrowserContext, Page } from 'playwright-core'
-import { validDeployment } from '../harness.ts'
 import { type ServedDashboard, serveDashboard, signIn as signInAt } from './served-dashboard.ts'
 
 // The dashboard end to end: a real Shiplog (API and worker on a fresh database) served on a port,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { validDeployment } from '@shiplog/schema/testing'
 import { postDeployment, type Sent } from '../harness/driver.ts'
 import { reconcile } from '../harness/ledger.ts'
 import { trickle } from '../harness/raw-http.ts'
@@ -10,13 +11,6 @@ beforeAll(async () => {
   stack = await Stack.create()
 })
 afterAll(() => stack?.close())
-
-const valid = {
-  repositoryFullName: 'acme/shop',
-  environment: 'production',
-  app: 'checkout',
-  commitHash: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
-}
 
 interface Attack {
   name: string
@@ -161,7 +155,7 @@ test('hostile input gets a fast 4xx, memory stays bounded, and a well-behaved cl
       send({
         key: `shiplog_${String(index).padStart(43, 'k')}`,
         headers: json,
-        body: JSON.stringify(valid),
+        body: JSON.stringify(validDeployment()),
       }),
     ),
     32,
@@ -179,13 +173,9 @@ test('hostile input gets a fast 4xx, memory stays bounded, and a well-behaved cl
     const response = await fetch(url, {
       method: 'POST',
       headers: { authorization: `Bearer ${stack.key}`, ...json },
-      body: JSON.stringify({
-        ...valid,
-        version,
-        description: value,
-        author: value,
-        app: `${value.slice(0, 40)}`,
-      }),
+      body: JSON.stringify(
+        validDeployment({ version, description: value, author: value, app: value.slice(0, 40) }),
+      ),
     })
     accepted.push({ version, status: response.status, retryAfter: null, ms: 0 })
   }

@@ -1,15 +1,10 @@
 import { describe, expect, test } from 'bun:test'
 import { validateDeployment } from '@shiplog/schema'
+import { COMMIT_SHA, validDeployment } from '@shiplog/schema/testing'
 import { fingerprintOf } from './idempotency.ts'
 
 describe('fingerprintOf', () => {
-  const body = {
-    repositoryFullName: 'acme/shop',
-    environment: 'production',
-    app: 'api',
-    version: '1.4.2',
-    commitHash: '9fceb02d0ae598e95dc970b74767f19372d61af8',
-  }
+  const body = validDeployment({ version: '1.4.2' })
   function fingerprint(sent: Record<string, unknown>, receivedAt: string): string {
     const result = validateDeployment(sent, new Date(receivedAt))
     if (!result.ok) throw new Error(JSON.stringify(result.errors))
@@ -23,7 +18,7 @@ describe('fingerprintOf', () => {
 
   test('the same request in another spelling matches; another request does not', () => {
     const first = fingerprint(body, '2026-05-01T12:00:00.000Z')
-    const respelled = { ...body, version: ' 1.4.2 ', commitHash: body.commitHash.toUpperCase() }
+    const respelled = { ...body, version: ' 1.4.2 ', commitHash: COMMIT_SHA.toUpperCase() }
     expect(fingerprint(respelled, '2026-05-01T12:00:01.000Z')).toBe(first)
     expect(fingerprint({ ...body, version: '1.4.3' }, '2026-05-01T12:00:00.000Z')).not.toBe(first)
   })

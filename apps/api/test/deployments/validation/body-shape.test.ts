@@ -3,7 +3,7 @@
  * as a whole, and the RFC 9457 problem body every rejection gets.
  */
 import { describe, expect, test } from 'bun:test'
-import { bytesOf, MAX_BODY, utf8, validationSuite } from './cases.ts'
+import { bytesOf, MAX_BODY, utf8, validationSuite } from '../../support/validation-suite.ts'
 
 const v = validationSuite()
 const { body, acceptAndRecord, expectProblem, expectFieldError, postRaw } = v

@@ -3,7 +3,7 @@
  * every failing field reported at once, and valid and invalid requests sent together.
  */
 import { describe, expect, test } from 'bun:test'
-import { REQUIRED, UNEXPANDED_SHA, validationSuite } from './cases.ts'
+import { REQUIRED, UNEXPANDED_SHA, validationSuite } from '../../support/validation-suite.ts'
 
 const v = validationSuite()
 const { body, unique, newRows, expectAccepted, expectProblem, expectFieldError, postRaw } = v

@@ -3,7 +3,7 @@
  * decisions.md §2 (commit hash, repository name, deployment time, monorepo path).
  */
 import { describe, expect, test } from 'bun:test'
-import { UNEXPANDED_SHA, validationSuite } from './cases.ts'
+import { UNEXPANDED_SHA, validationSuite } from '../../support/validation-suite.ts'
 
 const v = validationSuite()
 const { body, unique, newRows, expectAccepted, acceptAndRecord, expectFieldError } = v

@@ -3,7 +3,13 @@
  * decisions.md §2, counted in Unicode code points, and what ends up recorded.
  */
 import { describe, expect, test } from 'bun:test'
-import { bytesOf, codePoints, type Field, repeatTo, validationSuite } from './cases.ts'
+import {
+  bytesOf,
+  codePoints,
+  type Field,
+  repeatTo,
+  validationSuite,
+} from '../../support/validation-suite.ts'
 
 const v = validationSuite()
 const { body, unique, acceptAndRecord, expectFieldError } = v

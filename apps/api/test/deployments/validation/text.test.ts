@@ -4,7 +4,14 @@
  * that are not strings at all.
  */
 import { describe, expect, test } from 'bun:test'
-import { FIELDS, type Field, OPTIONAL, REQUIRED, SAMPLE, validationSuite } from './cases.ts'
+import {
+  FIELDS,
+  type Field,
+  OPTIONAL,
+  REQUIRED,
+  SAMPLE,
+  validationSuite,
+} from '../../support/validation-suite.ts'
 
 const v = validationSuite()
 const { body, unique, newRows, expectAccepted, acceptAndRecord, expectFieldError, postRaw } = v

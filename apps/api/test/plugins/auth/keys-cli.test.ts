@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { runCli } from '@shiplog/db/testing'
-import { type Harness, startHarness, validDeployment } from './harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { harnessPerFile } from '../../support/harness.ts'
 
-let h: Harness
+const h = harnessPerFile()
 let env: Record<string, string>
 beforeAll(async () => {
-  h = await startHarness()
   env = { DATABASE_URL: h.databaseUrl }
 })
-afterAll(() => h?.close())
 
 test('keys create prints the key alone on the last line, and it works at once', async () => {
   const created = await runCli(

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { type Harness, startHarness } from './harness.ts'
+import { expect, test } from 'bun:test'
+import { harnessPerFile } from '../../support/harness.ts'
 
 // Two connections, both left by a query that died mid-stream: with postgres.js 3.4.9 unpatched, the
 // next key lookup on either resolved with holes where its row should be, and a valid key got 401.
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness({ DATABASE_POOL_SIZE: '2' })
-})
-afterAll(() => h?.close())
+const h = harnessPerFile({ DATABASE_POOL_SIZE: '2' })
 
 // Sent together so the pool gives each its own connection; division by zero on row 4 fails at the
 // same row every time, unlike a timeout.

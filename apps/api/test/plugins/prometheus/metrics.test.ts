@@ -2,12 +2,13 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { randomPort } from '@shiplog/db/testing'
-import { loadApiEnv } from '../src/env.ts'
-import { wireApi } from '../src/wiring.ts'
-import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
-import { sample, sampleOf } from './prometheus.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { loadApiEnv } from '../../../src/env.ts'
+import { wireApi } from '../../../src/wiring.ts'
+import { type Harness, startHarness, waitFor } from '../../support/harness.ts'
+import { sample, sampleOf } from '../../support/prometheus.ts'
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url))
 const port = randomPort
 
 let h: Harness

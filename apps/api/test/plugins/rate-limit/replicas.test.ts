@@ -2,9 +2,10 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { randomPort } from '@shiplog/db/testing'
-import { type Harness, startHarness, validDeployment, waitFor } from './harness.ts'
+import { validDeployment } from '@shiplog/schema/testing'
+import { type Harness, startHarness, waitFor } from '../../support/harness.ts'
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url))
 
 let h: Harness
 const replicas: { process: ChildProcess; base: string }[] = []
