@@ -1,49 +1,32 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
+import { expect, test } from 'bun:test'
 import { loadApiEnv } from '../../src/env.ts'
 import { wireApi } from '../../src/wiring.ts'
-import type { Harness } from '../support/harness.ts'
-import {
-  localContext,
-  type ServedSso,
-  serveWithSso,
-  signInAs,
-  ssoEnv,
-} from '../support/served-sso.ts'
+import { localContext, signInAs, ssoEnv, ssoPerFile } from '../support/served-sso.ts'
 
 // When access to the dashboard ends or is held back: a person the role mapping no longer names,
 // key sign-in turned off, too many sign-ins from one address, and the provider down (Chromium,
 // the real provider).
 
-let served: ServedSso
-let h: Harness
-let base: string
-let browser: Browser
-
-beforeAll(async () => {
-  served = await serveWithSso()
-  ;({ h, base, browser } = served)
-}, 60_000)
-
-afterAll(() => served?.close())
+const served = ssoPerFile()
 
 /** Another API replica on the same database, configured otherwise: a rollout of new settings. */
 async function reconfigured(settings: Record<string, string>) {
   const env = loadApiEnv({
-    DATABASE_URL: h.databaseUrl,
-    ...ssoEnv(served.provider.issuer, base),
+    DATABASE_URL: served.h.databaseUrl,
+    ...ssoEnv(served.provider.issuer, served.base),
     ...settings,
   })
   const api = wireApi(env, () => {})
   return {
-    fetch: (path: string, init: RequestInit = {}) => api.fetch(new Request(base + path, init)),
+    fetch: (path: string, init: RequestInit = {}) =>
+      api.fetch(new Request(served.base + path, init)),
     close: () => api.shutdown(async () => {}),
   }
 }
 
 test('a person removed from the role mapping loses access at their next request', async () => {
-  const context = await localContext(browser)
-  await signInAs(context, base, 'victor')
+  const context = await localContext(served.browser)
+  await signInAs(context, served.base, 'victor')
   const session = (await context.cookies()).find((cookie) => cookie.name === 'shiplog_session')
   const cookie = `shiplog_session=${session?.value}`
   const replica = await reconfigured({ OIDC_ROLE_MAPPING: 'group:shiplog-admins=acme:admin' })
@@ -54,7 +37,9 @@ test('a person removed from the role mapping loses access at their next request'
     const page = await replica.fetch('/ui/sign-in?lost=1')
     expect(await page.text()).toContain('your access to this workspace was removed')
     // The session is gone, not merely refused: the old settings would not bring it back.
-    const again = await served.h.api.fetch(new Request(`${base}/ui`, { headers: { cookie } }))
+    const again = await served.h.api.fetch(
+      new Request(`${served.base}/ui`, { headers: { cookie } }),
+    )
     expect(again.status).toBe(303)
   } finally {
     await replica.close()
@@ -63,9 +48,9 @@ test('a person removed from the role mapping loses access at their next request'
 }, 30_000)
 
 test('with key sign-in turned off the key form is gone, a key is refused, key sessions end', async () => {
-  const { key } = await h.createKey({ scopes: ['read'] })
-  const signIn = await h.api.fetch(
-    new Request(`${base}/ui/sign-in`, {
+  const { key } = await served.h.createKey({ scopes: ['read'] })
+  const signIn = await served.h.api.fetch(
+    new Request(`${served.base}/ui/sign-in`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ key, next: '/ui' }),
@@ -116,17 +101,17 @@ test('starting sign-ins spends the address budget: past it, a 429 page with Retr
 }, 30_000)
 
 test('with the provider down, signing in is a clear 503 page; pages and the API keep working', async () => {
-  const context = await localContext(browser)
-  const signedIn = await signInAs(context, base, 'alice')
+  const context = await localContext(served.browser)
+  const signedIn = await signInAs(context, served.base, 'alice')
   await served.provider.stop()
 
   const page = await context.newPage()
-  await page.goto(`${base}/ui/sign-in`)
+  await page.goto(`${served.base}/ui/sign-in`)
   // A person already signed in is sent on; a new browser gets the sign-in page.
   expect(new URL(page.url()).pathname).toBe('/ui')
-  const stranger = await localContext(browser)
+  const stranger = await localContext(served.browser)
   const visitor = await stranger.newPage()
-  await visitor.goto(`${base}/ui/sign-in`)
+  await visitor.goto(`${served.base}/ui/sign-in`)
   const [answer] = await Promise.all([
     visitor.waitForResponse((response) => new URL(response.url()).pathname === '/ui/sign-in/sso'),
     visitor.getByRole('link', { name: 'Sign in with Test provider' }).click(),
@@ -137,10 +122,10 @@ test('with the provider down, signing in is a clear 503 page; pages and the API 
     'The identity provider cannot be reached',
   )
   // Signed-in people go on reading; pipelines go on posting and reading with their keys.
-  await signedIn.goto(`${base}/ui/deployments`)
+  await signedIn.goto(`${served.base}/ui/deployments`)
   expect(await signedIn.getByRole('heading', { level: 1 }).textContent()).toBe('Deployments')
-  expect((await h.get('/v1/deployments')).status).toBe(200)
-  expect(h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
+  expect((await served.h.get('/v1/deployments')).status).toBe(200)
+  expect(served.h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
   await stranger.close()
   await context.close()
 }, 30_000)

@@ -1,42 +1,28 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import fc from 'fast-check'
-import type { Browser, Page } from 'playwright-core'
-import type { Harness } from '../support/harness.ts'
+import type { Page } from 'playwright-core'
 import { PEOPLE } from '../support/oidc-provider.ts'
-import {
-  localContext,
-  type ServedSso,
-  serveWithSso,
-  signInAtProvider,
-} from '../support/served-sso.ts'
+import { localContext, signInAtProvider, ssoPerFile } from '../support/served-sso.ts'
 
 // What single sign-on refuses, driven in Chromium against the real provider: an answer whose
 // state was altered, an authorization code used twice, an ID token for another nonce, and any
 // answer at all that is not the provider's own. (access.test.ts: when access ends.)
 
-let served: ServedSso
-let h: Harness
-let base: string
-let browser: Browser
+// The fuzz below starts many sign-ins from one address.
+const served = ssoPerFile({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '1000000' })
 
-beforeAll(async () => {
-  // The fuzz below starts many sign-ins from one address.
-  served = await serveWithSso({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '1000000' })
-  ;({ h, base, browser } = served)
-}, 60_000)
-
-afterAll(() => served?.close())
-
-const sessions = async () => (await h.sql`select 1 from dashboard_sessions`).length
+const sessions = async () => (await served.h.sql`select 1 from dashboard_sessions`).length
 const refusals = () =>
-  h.logs.filter((line) => line.msg === 'single sign-on refused').map((line) => String(line.error))
+  served.h.logs
+    .filter((line) => line.msg === 'single sign-on refused')
+    .map((line) => String(line.error))
 
 /**
  * Starts a sign-in in the browser's context, as its link would (the transaction cookie lands in
  * the context), and answers the provider's authorization URL instead of following it.
  */
 async function authorizationUrl(page: Page): Promise<URL> {
-  const start = await page.request.get(`${base}/ui/sign-in/sso`, { maxRedirects: 0 })
+  const start = await page.request.get(`${served.base}/ui/sign-in/sso`, { maxRedirects: 0 })
   expect(start.status()).toBe(303)
   return new URL(start.headers().location as string)
 }
@@ -55,7 +41,7 @@ async function answerOfProvider(page: Page, who: 'alice' | 'victor'): Promise<UR
     maxRedirects: 0,
   })
   let location = new URL(response.headers().location ?? '', action)
-  while (location.origin !== base) {
+  while (location.origin !== served.base) {
     response = await page.request.get(location.href, { maxRedirects: 0 })
     location = new URL(response.headers().location ?? '', location)
   }
@@ -70,7 +56,7 @@ async function openCallback(page: Page, url: URL) {
 }
 
 test('an answer with a tampered state is refused before its code is redeemed', async () => {
-  const context = await localContext(browser)
+  const context = await localContext(served.browser)
   const page = await context.newPage()
   const answer = await answerOfProvider(page, 'victor')
   const before = await sessions()
@@ -89,17 +75,17 @@ test('an answer with a tampered state is refused before its code is redeemed', a
 }, 30_000)
 
 test('a replayed authorization code is refused, with or without a sign-in under way', async () => {
-  const context = await localContext(browser)
+  const context = await localContext(served.browser)
   const page = await context.newPage()
   const answers: URL[] = []
   context.on('request', (request) => {
     const url = new URL(request.url())
     if (url.pathname === '/ui/sign-in/callback') answers.push(url)
   })
-  await page.goto(`${base}/ui/sign-in`)
+  await page.goto(`${served.base}/ui/sign-in`)
   await page.getByRole('link', { name: 'Sign in with Test provider' }).click()
   await signInAtProvider(page, 'victor')
-  await page.waitForURL((url) => url.origin === base && url.pathname === '/ui')
+  await page.waitForURL((url) => url.origin === served.base && url.pathname === '/ui')
   const [used] = answers
   if (!used) throw new Error('the callback was not seen')
   const before = await sessions()
@@ -110,7 +96,7 @@ test('a replayed authorization code is refused, with or without a sign-in under 
     alert: expect.stringContaining('already used'),
   })
   // In another browser with a sign-in of its own under way: its state passes, the code does not.
-  const other = await localContext(browser)
+  const other = await localContext(served.browser)
   const attacker = await other.newPage()
   const state = (await authorizationUrl(attacker)).searchParams.get('state') ?? ''
   const replay = new URL(used)
@@ -126,7 +112,7 @@ test('a replayed authorization code is refused, with or without a sign-in under 
 }, 30_000)
 
 test('an ID token carrying another nonce is refused', async () => {
-  const context = await localContext(browser)
+  const context = await localContext(served.browser)
   const page = await context.newPage()
   const before = await sessions()
   // The authorization request reaches the provider with its nonce swapped for another.
@@ -134,7 +120,9 @@ test('an ID token carrying another nonce is refused', async () => {
   altered.searchParams.set('nonce', 'a-nonce-shiplog-never-issued')
   await page.goto(altered.href)
   await signInAtProvider(page, 'victor')
-  await page.waitForURL((url) => url.origin === base && url.pathname === '/ui/sign-in/callback')
+  await page.waitForURL(
+    (url) => url.origin === served.base && url.pathname === '/ui/sign-in/callback',
+  )
   expect(await page.getByRole('alert').textContent()).toContain('failed a check')
   expect(refusals().at(-1)).toContain('nonce')
   expect(await sessions()).toBe(before)
@@ -157,7 +145,7 @@ test('property: any answer at the callback of a sign-in under way is refused wit
   const before = await sessions()
   await fc.assert(
     fc.asyncProperty(answers, fc.boolean(), async (entries, withState) => {
-      const start = await h.api.fetch(new Request(`${base}/ui/sign-in/sso`))
+      const start = await served.h.api.fetch(new Request(`${served.base}/ui/sign-in/sso`))
       const transaction = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
       // Half the time with the sign-in's own state and the provider's issuer, so a forged code
       // reaches the provider's token endpoint.
@@ -167,8 +155,10 @@ test('property: any answer at the callback of a sign-in under way is refused wit
         ['iss', served.provider.issuer],
       ]
       const query = new URLSearchParams([...entries, ...(withState ? genuine : [])])
-      const response = await h.api.fetch(
-        new Request(`${base}/ui/sign-in/callback?${query}`, { headers: { cookie: transaction } }),
+      const response = await served.h.api.fetch(
+        new Request(`${served.base}/ui/sign-in/callback?${query}`, {
+          headers: { cookie: transaction },
+        }),
       )
       expect({ query: String(query), status: response.status }).toEqual({
         query: String(query),
@@ -180,5 +170,5 @@ test('property: any answer at the callback of a sign-in under way is refused wit
   )
   expect(refusals().some((refusal) => refusal.startsWith('invalid_grant'))).toBe(true)
   expect(await sessions()).toBe(before)
-  expect(h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
+  expect(served.h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
 }, 120_000)

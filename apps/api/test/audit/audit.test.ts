@@ -13,8 +13,7 @@ let incidentId: string
 
 beforeAll(async () => {
   admin = await issueApiKey(h.sql, { workspace: 'acme', name: 'operator', scopes: ['admin'] })
-  const response = await h.post(validDeployment())
-  deploymentId = (response.headers.get('location') as string).split('/').at(-1) as string
+  deploymentId = await h.deploy(validDeployment())
   await h.drain()
   const send = (method: string, path: string, body: unknown) =>
     h.send(method, path, { key: admin.key, body })

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { randomPort } from '@shiplog/db/testing'
 import { validDeployment } from '@shiplog/schema/testing'
 import { buildCli } from '../../../../scripts/build-cli.ts'
-import { type Harness, startHarness, waitFor } from '../support/harness.ts'
+import { answersOk, type Harness, startHarness, waitFor } from '../support/harness.ts'
 import { startProvider, type TestProvider } from '../support/oidc-provider.ts'
 import { sample } from '../support/prometheus.ts'
 import { ssoEnv } from '../support/served-sso.ts'
@@ -101,21 +101,18 @@ beforeAll(async () => {
     WORKER_PORT: String(workerPort),
     WORKER_POLL_INTERVAL_MS: '50',
   })
-  const ok = (url: string) =>
-    fetch(url).then(
-      (response) => response.ok,
-      () => false,
-    )
-  await waitFor(() => ok(`${api}/readyz`), 'the API to be ready under Deno', 60_000).catch(
+  await waitFor(() => answersOk(`${api}/readyz`), 'the API to be ready under Deno', 60_000).catch(
     (error) => {
       throw new Error(`${error.message}\n${printed(apiProcess)}`)
     },
   )
-  await waitFor(() => ok(`${worker}/readyz`), 'the worker to be ready under Deno', 60_000).catch(
-    (error) => {
-      throw new Error(`${error.message}\n${printed(workerProcess)}`)
-    },
-  )
+  await waitFor(
+    () => answersOk(`${worker}/readyz`),
+    'the worker to be ready under Deno',
+    60_000,
+  ).catch((error) => {
+    throw new Error(`${error.message}\n${printed(workerProcess)}`)
+  })
 }, 120_000)
 
 afterAll(async () => {

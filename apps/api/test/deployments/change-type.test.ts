@@ -12,16 +12,12 @@ const C2 = 'c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2'
 const C3 = 'c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3'
 const C0 = 'c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0'
 
-async function deploy(
+const deploy = (
   version: string,
   commitHash: string,
   deployedAt: string,
   environment = 'production',
-) {
-  const response = await h.post(validDeployment({ version, commitHash, deployedAt, environment }))
-  expect(response.status).toBe(202)
-  return (response.headers.get('location') as string).split('/').at(-1) as string
-}
+) => h.deploy(validDeployment({ version, commitHash, deployedAt, environment }))
 
 async function changeTypes(): Promise<Record<string, string>> {
   const response = await h.get('/v1/deployments?environment=production&limit=100')

@@ -24,11 +24,7 @@ const list = (n: number) => ({
 })
 type Sent = ReturnType<typeof list>
 
-async function accepted(version: string) {
-  const response = await h.post(validDeployment({ version, app: 'racer' }))
-  expect(response.status).toBe(202)
-  return (response.headers.get('location') as string).split('/').at(-1) as string
-}
+const accepted = (version: string) => h.deploy(validDeployment({ version, app: 'racer' }))
 
 const putAll = (id: string, bodies: Sent[]) =>
   Promise.all(bodies.map((body) => h.send('PUT', `/v1/deployments/${id}/commits`, { body })))

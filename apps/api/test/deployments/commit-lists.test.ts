@@ -19,11 +19,7 @@ const commit = (digit: string, committedAt: string, reverts: string[] = []) => (
 const put = (id: string, body: unknown, key?: string) =>
   h.send('PUT', `/v1/deployments/${id}/commits`, { body, ...(key ? { key } : {}) })
 
-async function accepted(version: string) {
-  const response = await h.post(validDeployment({ version }))
-  expect(response.status).toBe(202)
-  return (response.headers.get('location') as string).split('/').at(-1) as string
-}
+const accepted = (version: string) => h.deploy(validDeployment({ version }))
 
 test('stored while queued, read back once recorded; a repeat or a correction replaces the list', async () => {
   const id = await accepted('with-commits')

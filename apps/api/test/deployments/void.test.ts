@@ -18,11 +18,8 @@ beforeAll(async () => {
 const C1 = 'c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1'
 const C2 = 'c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2'
 
-async function deploy(version: string, commitHash: string, deployedAt: string) {
-  const response = await h.post(validDeployment({ version, commitHash, deployedAt }))
-  expect(response.status).toBe(202)
-  return (response.headers.get('location') as string).split('/').at(-1) as string
-}
+const deploy = (version: string, commitHash: string, deployedAt: string) =>
+  h.deploy(validDeployment({ version, commitHash, deployedAt }))
 
 const voidIt = (id: string, body?: unknown, key = admin) =>
   h.send('DELETE', `/v1/deployments/${id}`, { key, ...(body === undefined ? {} : { body }) })

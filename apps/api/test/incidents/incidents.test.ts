@@ -19,11 +19,7 @@ beforeAll(async () => {
     (await issueApiKey(h.sql, { workspace: 'acme', name: 'test', scopes })).key
   writer = await issue(['incidents:write', 'read'])
   reader = await issue(['read'])
-  const deployed = async (overrides: Record<string, unknown>) => {
-    const response = await h.post(validDeployment(overrides))
-    expect(response.status).toBe(202)
-    return (response.headers.get('location') as string).split('/').at(-1) as string
-  }
+  const deployed = (overrides: Record<string, unknown>) => h.deploy(validDeployment(overrides))
   causeId = await deployed({ version: '2.0.0', deployedAt: '2026-05-04T10:00:00Z' })
   stagingId = await deployed({ environment: 'staging', deployedAt: '2026-05-04T09:00:00Z' })
   await deployed({ environment: 'staging', app: 'billing', deployedAt: '2026-05-04T08:00:00Z' })
@@ -126,21 +122,13 @@ test('what cannot be stored is a 422 naming every field; unknown ids are 404', a
       message: 'has no deployments in your workspace: check its spelling, or record one first',
     },
   ])
-  const wrongEnvironment = await open({
-    environment: 'production',
-    title: 'x',
-    causeDeploymentId: stagingId,
-  })
-  expect((await problemOf(wrongEnvironment))[0]?.message).toBe(
+  // A cause of another environment, then of another application.
+  const wrongEnvironment = { environment: 'production', title: 'x', causeDeploymentId: stagingId }
+  expect((await problemOf(await open(wrongEnvironment)))[0]?.message).toBe(
     "was deployed to staging, not to this incident's environment",
   )
-  const wrongApp = await open({
-    environment: 'production',
-    app: 'billing',
-    title: 'x',
-    causeDeploymentId: causeId,
-  })
-  expect((await problemOf(wrongApp))[0]?.message).toBe(
+  const wrongApp = { ...wrongEnvironment, app: 'billing', causeDeploymentId: causeId }
+  expect((await problemOf(await open(wrongApp)))[0]?.message).toBe(
     "is a deployment of another application than this incident's",
   )
   const backwards = await open({

@@ -22,11 +22,10 @@ beforeAll(async () => {
       rateLimitPerMinute: 1_000_000,
     })
   ).key
-  const production = await h.post(validDeployment({ deployedAt: '2026-05-04T10:00:00Z' }))
-  const staging = await h.post(validDeployment({ environment: 'staging', app: 'web' }))
-  causes = [production, staging].map(
-    (response) => (response.headers.get('location') as string).split('/').at(-1) as string,
-  )
+  causes = [
+    await h.deploy(validDeployment({ deployedAt: '2026-05-04T10:00:00Z' })),
+    await h.deploy(validDeployment({ environment: 'staging', app: 'web' })),
+  ]
   expect(await h.drain()).toBe(2)
   const first = await h.send('POST', '/v1/incidents', {
     key,

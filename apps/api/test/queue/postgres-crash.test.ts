@@ -17,7 +17,7 @@ import {
   TEST_RETRY_POLICY,
 } from '@shiplog/db/testing'
 import { validDeployment } from '@shiplog/schema/testing'
-import { type Harness, startHarness, waitFor } from '../support/harness.ts'
+import { type Harness, idOf, startHarness, waitFor } from '../support/harness.ts'
 
 const binaries = findPostgresBinaries()
 const DEPLOYMENTS = 2_000
@@ -83,7 +83,7 @@ describe.skipIf(!binaries && process.env.CI !== 'true')(
         )
         for (const answer of answers) {
           expect(answer.status).toBe(202)
-          receipts.push((answer.headers.get('location') ?? '').split('/').pop() ?? '')
+          receipts.push(idOf(answer))
         }
       }
 

@@ -1,6 +1,6 @@
 import { beforeAll, expect, test } from 'bun:test'
 import { validDeployment } from '@shiplog/schema/testing'
-import { harnessPerFile } from '../support/harness.ts'
+import { harnessPerFile, idOf } from '../support/harness.ts'
 
 // Issue 30, item 8: a pipeline polling the lists must never find an accepted deployment in
 // neither. Queued is listed before recorded in each poll, so a deployment that moves in between
@@ -47,7 +47,7 @@ test('every accepted deployment is queued or recorded at every poll while a work
       )
       for (const response of responses) {
         expect(response.status).toBe(202)
-        accepted.push(response.headers.get('location')?.split('/').pop() as string)
+        accepted.push(idOf(response))
       }
     }
     posting = false

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect } from 'bun:test'
+import { expect } from 'bun:test'
 import type { Sql } from '@shiplog/db/client'
 import { createSql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
@@ -9,6 +9,7 @@ import { createWorker } from '@shiplog/worker/worker'
 import { loadApiEnv } from '../../src/env.ts'
 import { listen } from '../../src/server/listener.ts'
 import { wireApi } from '../../src/wiring.ts'
+import { perFile } from './per-file.ts'
 
 /**
  * The fields of the interface's Deployment table, stated here independently of the schema so a
@@ -38,6 +39,14 @@ export async function waitFor(
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
+}
+
+/** Whether `url` answers with a 2xx now; false when nothing answers there. */
+export function answersOk(url: string): Promise<boolean> {
+  return fetch(url).then(
+    (response) => response.ok,
+    () => false,
+  )
 }
 
 /** What a test sends besides the body. */
@@ -156,26 +165,12 @@ export async function startHarness(
 /** The harness type, for tests that share one across `beforeAll`. */
 export type Harness = Awaited<ReturnType<typeof startHarness>>
 
-/**
- * The file's harness: started before its first test, closed after its last. Call it at the top of
- * a test file; what it returns stands for the harness inside hooks and tests (not at load time).
- */
+/** A harness for the whole test file (see `perFile`). */
 export function harnessPerFile(
   apiEnv: Record<string, string> = {},
   workerEnv: Record<string, string> = {},
 ): Harness {
-  let started: Harness | undefined
-  beforeAll(async () => {
-    started = await startHarness(apiEnv, workerEnv)
-  })
-  afterAll(() => started?.close())
-  return new Proxy({} as Harness, {
-    get(_, property) {
-      if (!started)
-        throw new Error(`the harness is not started yet: read .${String(property)} in a test`)
-      return Reflect.get(started, property)
-    },
-  })
+  return perFile(() => startHarness(apiEnv, workerEnv))
 }
 
 /** The id a 202 names in its `Location`. */

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { launchBrowser } from '../web/browser.ts'
 import { type Harness, startHarness } from './harness.ts'
 import { CLIENT, PEOPLE, startProvider, type TestProvider } from './oidc-provider.ts'
+import { perFile } from './per-file.ts'
 
 export const ROLE_MAPPING = 'group:shiplog-admins=acme:admin; group:shiplog-viewers=acme:viewer'
 
@@ -53,6 +54,11 @@ export async function serveWithSso(settings: Record<string, string> = {}): Promi
       await provider.stop()
     },
   }
+}
+
+/** `serveWithSso` for the whole test file (see `perFile`). */
+export function ssoPerFile(settings: Record<string, string> = {}): ServedSso {
+  return perFile(() => serveWithSso(settings), 60_000)
 }
 
 /**

@@ -6,9 +6,9 @@
  * so a rejected request that leaked a job would show up as an extra one. `reconcile` checks the
  * totals of the file (jobs, rows, listing) against the number of 202s it sent.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { validDeployment } from '@shiplog/schema/testing'
-import { CONTRACT_FIELDS, type Harness, startHarness } from './harness.ts'
+import { CONTRACT_FIELDS, type Harness, harnessPerFile } from './harness.ts'
 
 export const FIELDS = CONTRACT_FIELDS
 export type Field = (typeof FIELDS)[number]
@@ -22,20 +22,13 @@ export const REQUIRED: readonly Field[] = [
 export const OPTIONAL: readonly Field[] = ['description', 'author', 'deployedAt', 'monorepoPath']
 
 /** A valid value of every field, for tests that put one field aside. */
-export const SAMPLE: Record<Field, string> = {
-  repositoryFullName: 'acme/shop',
-  environment: 'production',
-  app: 'checkout',
-  version: '1.2.3',
-  commitHash: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
+export const SAMPLE = {
+  ...validDeployment(),
   description: 'Hotfix for checkout timeout',
   author: 'octocat',
   deployedAt: '2024-05-01T12:00:00Z',
   monorepoPath: 'apps/checkout',
-}
-
-// The literal GitHub Actions placeholder a misconfigured workflow sends.
-export const UNEXPANDED_SHA = ['$', '{{ github.sha }}'].join('')
+} as Record<Field, string>
 
 export const MAX_BODY = 64 * 1024
 
@@ -83,12 +76,8 @@ export function repeatTo(unit: string, count: number): string {
  * it. Call once at the top of a test file; call `reconcile` at its end.
  */
 export function validationSuite() {
-  let h: Harness
-  beforeAll(async () => {
-    // Hundreds of requests per file; the rate limit is not what these files test.
-    h = await startHarness({ RATE_LIMIT_PER_MINUTE: '1000000' })
-  })
-  afterAll(() => h?.close())
+  // Hundreds of requests per file; the rate limit is not what these files test.
+  const h = harnessPerFile({ RATE_LIMIT_PER_MINUTE: '1000000' })
 
   let sequence = 0
   let accepted = 0
@@ -147,6 +136,19 @@ export function validationSuite() {
     const rows = await newRows()
     expect(rows).toHaveLength(1)
     return rows[0] as Stored
+  }
+
+  /** Sends `payload`, which leaves deployedAt to the server: its row holds the time it was received. */
+  async function expectDeployedWhenReceived(payload: unknown): Promise<void> {
+    const before = Date.now()
+    const response = await h.post(payload)
+    const after = Date.now()
+    await expectAccepted(response)
+    expect(await h.drain()).toBe(1)
+    const [row] = await newRows()
+    const at = Date.parse(row?.deployedAt ?? '')
+    expect(at).toBeGreaterThanOrEqual(before)
+    expect(at).toBeLessThanOrEqual(after)
   }
 
   /** Asserts an RFC 9457 problem answer with `status` and returns its body. */
@@ -246,9 +248,7 @@ export function validationSuite() {
 
   return {
     /** The file's harness; read it inside tests, once `beforeAll` has run. */
-    get h(): Harness {
-      return h
-    },
+    h,
     /** The 202s counted so far in this file. */
     get accepted(): number {
       return accepted
@@ -258,6 +258,7 @@ export function validationSuite() {
     newRows,
     expectAccepted,
     acceptAndRecord,
+    expectDeployedWhenReceived,
     expectProblem,
     expectFieldError,
     postRaw,

@@ -5,7 +5,7 @@ import { randomPort } from '@shiplog/db/testing'
 import { validDeployment } from '@shiplog/schema/testing'
 import { loadApiEnv } from '../../../src/env.ts'
 import { wireApi } from '../../../src/wiring.ts'
-import { type Harness, startHarness, waitFor } from '../../support/harness.ts'
+import { answersOk, type Harness, startHarness, waitFor } from '../../support/harness.ts'
 import { sample, sampleOf } from '../../support/prometheus.ts'
 
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url))
@@ -43,14 +43,9 @@ beforeAll(async () => {
     WORKER_PORT: String(workerPort),
     WORKER_POLL_INTERVAL_MS: '50',
   })
-  const ok = (url: string) =>
-    fetch(url).then(
-      (response) => response.ok,
-      () => false,
-    )
-  await waitFor(() => ok(`${api}/readyz`), 'the API to be ready', 20_000)
-  await waitFor(() => ok(`${apiMetrics}/metrics`), 'the API metrics listener', 20_000)
-  await waitFor(() => ok(`${worker}/readyz`), 'the worker to be ready', 20_000)
+  await waitFor(() => answersOk(`${api}/readyz`), 'the API to be ready', 20_000)
+  await waitFor(() => answersOk(`${apiMetrics}/metrics`), 'the API metrics listener', 20_000)
+  await waitFor(() => answersOk(`${worker}/readyz`), 'the worker to be ready', 20_000)
 }, 60_000)
 
 afterAll(async () => {

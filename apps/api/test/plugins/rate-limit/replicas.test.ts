@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { randomPort } from '@shiplog/db/testing'
 import { validDeployment } from '@shiplog/schema/testing'
-import { type Harness, startHarness, waitFor } from '../../support/harness.ts'
+import { answersOk, type Harness, startHarness, waitFor } from '../../support/harness.ts'
 
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url))
 
@@ -28,15 +28,7 @@ beforeAll(async () => {
     })
     const base = `http://127.0.0.1:${port}`
     replicas.push({ process: child, base })
-    await waitFor(
-      () =>
-        fetch(`${base}/readyz`).then(
-          (response) => response.ok,
-          () => false,
-        ),
-      `API replica ${index + 1} to be ready`,
-      20_000,
-    )
+    await waitFor(() => answersOk(`${base}/readyz`), `API replica ${index + 1} to be ready`, 20_000)
   }
 }, 60_000)
 

@@ -1,0 +1,23 @@
+import { afterAll, beforeAll } from 'bun:test'
+
+/**
+ * What a test file starts once (a harness, an app served with its provider): started before the
+ * file's first test, closed after its last. Call it at the top of the file; what it returns stands
+ * for what was started inside hooks and tests (not while the file loads).
+ */
+export function perFile<Started extends { close(): Promise<void> }>(
+  start: () => Promise<Started>,
+  timeoutMs?: number,
+): Started {
+  let started: Started | undefined
+  beforeAll(async () => {
+    started = await start()
+  }, timeoutMs)
+  afterAll(() => started?.close())
+  return new Proxy({} as Started, {
+    get(_, property) {
+      if (!started) throw new Error(`not started yet: read .${String(property)} inside a test`)
+      return Reflect.get(started, property)
+    },
+  })
+}
