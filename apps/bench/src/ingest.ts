@@ -3,8 +3,7 @@ import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { DEFAULT_RETRY_POLICY } from '@shiplog/db/queue'
 import { createTestDatabase } from '@shiplog/db/testing'
 import { deploymentBodies } from './fixtures.ts'
-import type { LoadPlan, LoadResult } from './load.ts'
-import type { PacedPlan, PacedResult } from './paced-load.ts'
+import type { LoadPlan, LoadResult, PacedPlan, PacedResult } from './load-messages.ts'
 import { type BenchProcess, runLoad, startProcess, waitUntilReady } from './processes.ts'
 
 /** How long each phase runs and how hard it pushes. */

@@ -1,26 +1,8 @@
 // The load generator, run as its own process so it never shares an event loop with the API.
 // Input: one JSON object on stdin; output: one JSON object on stdout.
 import autocannon from 'autocannon'
+import type { LoadPlan, LoadResult } from './load-messages.ts'
 import { readStdin } from './stdin.ts'
-
-export interface LoadPlan {
-  url: string
-  key: string
-  bodies: string[]
-  connections: number
-  durationSeconds: number
-  /** Requests per second across all connections; unset means as fast as possible. */
-  rate?: number
-}
-
-export interface LoadResult {
-  requests: number
-  accepted: number
-  otherStatuses: Record<string, number>
-  errors: number
-  durationSeconds: number
-  latencyMs: { p50: number; p90: number; p99: number; max: number }
-}
 
 const plan = JSON.parse(await readStdin()) as LoadPlan
 let next = 0

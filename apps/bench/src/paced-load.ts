@@ -2,24 +2,8 @@
 // (i / rate); latency is measured from that time, so a stalled server cannot hide its stall by
 // slowing the sender down (no coordinated omission). Input: one JSON object on stdin;
 // output: one JSON object on stdout.
+import type { PacedPlan, PacedResult } from './load-messages.ts'
 import { readStdin } from './stdin.ts'
-
-export interface PacedPlan {
-  url: string
-  key: string
-  bodies: string[]
-  rate: number
-  durationSeconds: number
-}
-
-export interface PacedResult {
-  requests: number
-  accepted: number
-  otherStatuses: Record<string, number>
-  errors: number
-  achievedRate: number
-  latencyMs: { p50: number; p90: number; p99: number; max: number }
-}
 
 const plan = JSON.parse(await readStdin()) as PacedPlan
 const total = Math.round(plan.rate * plan.durationSeconds)

@@ -2,13 +2,9 @@
 // of deployments and their commits, then times GET /v1/metrics/dora over one year of one
 // environment against GET /v1/deployments?limit=50 in the same rounds, and writes the DORA section
 // of docs/benchmarks.md. DATABASE_URL picks the server, as for tests.
-import { stopTestServer, testServer } from '@shiplog/db/testing'
 import { writeSection } from '../benchmarks-file.ts'
-import { type BenchApi, startApi } from '../read/api.ts'
-import { createBenchDatabase } from '../read/database.ts'
+import { runOnBenchDatabase } from '../read/bench-run.ts'
 import { waitForQuietHost } from '../read/host-cpu.ts'
-import { cleanUpOnInterrupt } from '../read/interrupt.ts'
-import { describeSetting } from '../read/setting.ts'
 import { timeEndpoints } from '../read/timing.ts'
 import { doraEndpoints, doraPlanFrom } from './plan.ts'
 import { renderDoraMarkdown } from './report.ts'
@@ -16,20 +12,7 @@ import { renderDoraMarkdown } from './report.ts'
 const plan = doraPlanFrom(process.env)
 const log = (message: string) => console.log(`[bench:dora] ${message}`)
 
-const server = await testServer()
-const database = await createBenchDatabase(server.url)
-let api: BenchApi | undefined
-cleanUpOnInterrupt(async () => {
-  await api?.process.stop()
-  await database.close(plan.keepDatabase)
-  await stopTestServer()
-}, log)
-try {
-  const setting = await describeSetting(
-    database.sql,
-    !process.env.DATABASE_URL,
-    new URL(server.url).host,
-  )
+await runOnBenchDatabase(plan.keepDatabase, log, async ({ database, setting, startApi }) => {
   log(
     `seeding ${plan.deployments.toLocaleString('en-US')} deployments over ${plan.days} days, ${plan.commitsPerDeployment} commits each`,
   )
@@ -40,7 +23,7 @@ try {
   log(
     `  seeded in ${seeded.seedSeconds.toFixed(0)} s, vacuumed in ${seeded.vacuumSeconds.toFixed(0)} s`,
   )
-  api = await startApi(database)
+  const api = await startApi()
   const endpoints = await doraEndpoints(database.sql, database.workspaceId)
   const quietWaitSeconds = await waitForQuietHost(0.25, plan.quietWaitSeconds * 1000)
   const run = await timeEndpoints(api.client, endpoints.list, plan, api.countConnections)
@@ -63,8 +46,4 @@ try {
   await writeSection('dora', markdown)
   log('wrote the DORA section of docs/benchmarks.md')
   if (run.timings.some((timing) => timing.error)) process.exitCode = 1
-} finally {
-  await api?.process.stop()
-  await database.close(plan.keepDatabase)
-  await stopTestServer()
-}
+})

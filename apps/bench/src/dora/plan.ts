@@ -1,5 +1,5 @@
 import type { Sql } from '@shiplog/db/client'
-import type { Endpoint } from '../read/endpoints.ts'
+import { type Endpoint, page, untargeted } from '../read/endpoints.ts'
 import { positiveInteger } from '../read/plan.ts'
 
 /** What the DORA benchmark seeds and how often it asks. */
@@ -114,86 +114,64 @@ export async function doraEndpoints(
           ['rework=true', { rework: 'true' }],
           ['failed=false', { failed: 'false' }],
         ] as const
-      ).map(([name, filters]) => ({
-        label: `GET /v1/deployments?environment=production&since&until&${name}&limit=50`,
-        path: `/v1/deployments?${new URLSearchParams({ environment, since, until, ...filters, limit: '50' })}`,
-        targetMs: Number.POSITIVE_INFINITY,
-        hasData: (body: unknown) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
-      })),
-      {
-        label: 'GET /v1/deployments?production=true&limit=50',
-        path: '/v1/deployments?production=true&limit=50',
-        targetMs: Number.POSITIVE_INFINITY,
-        hasData: (body) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
-      },
-      {
-        label: 'GET /v1/commits?environment=production&since&until&limit=50',
-        path: `/v1/commits?${new URLSearchParams({ environment, since, until, limit: '50' })}`,
-        targetMs: Number.POSITIVE_INFINITY,
-        hasData: (body) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
-      },
-      {
-        label: 'GET /v1/commits?production=true&since&until&limit=50',
-        path: `/v1/commits?${new URLSearchParams({ production: 'true', since, until, limit: '50' })}`,
-        targetMs: Number.POSITIVE_INFINITY,
-        hasData: (body) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
-      },
-      {
-        label: 'GET /v1/deployments?limit=50 (baseline)',
-        path: '/v1/deployments?limit=50',
-        targetMs: Number.POSITIVE_INFINITY,
-        hasData: (body) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
-      },
+      ).map(([name, filters]) =>
+        untargeted(
+          `GET /v1/deployments?environment=production&since&until&${name}&limit=50`,
+          `/v1/deployments?${new URLSearchParams({ environment, since, until, ...filters, limit: '50' })}`,
+        ),
+      ),
+      untargeted(
+        'GET /v1/deployments?production=true&limit=50',
+        '/v1/deployments?production=true&limit=50',
+      ),
+      untargeted(
+        'GET /v1/commits?environment=production&since&until&limit=50',
+        `/v1/commits?${new URLSearchParams({ environment, since, until, limit: '50' })}`,
+      ),
+      untargeted(
+        'GET /v1/commits?production=true&since&until&limit=50',
+        `/v1/commits?${new URLSearchParams({ production: 'true', since, until, limit: '50' })}`,
+      ),
+      untargeted('GET /v1/deployments?limit=50 (baseline)', '/v1/deployments?limit=50'),
       // With commits, a page and a receipt also carry each deployment's change type and failure.
-      {
-        label: 'GET /v1/deployments?environment=production&limit=50',
-        path: `/v1/deployments?${new URLSearchParams({ environment, limit: '50' })}`,
-        targetMs: Number.POSITIVE_INFINITY,
-        hasData: (body) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0,
-      },
-      {
-        label: 'GET /v1/deployments/{id}, a failed deployment',
-        path: `/v1/deployments/${failed.id}`,
-        targetMs: Number.POSITIVE_INFINITY,
-        hasData: (body) => (body as { changeFailure?: unknown }).changeFailure != null,
-      },
+      untargeted(
+        'GET /v1/deployments?environment=production&limit=50',
+        `/v1/deployments?${new URLSearchParams({ environment, limit: '50' })}`,
+      ),
+      untargeted(
+        'GET /v1/deployments/{id}, a failed deployment',
+        `/v1/deployments/${failed.id}`,
+        (body) => (body as { changeFailure?: unknown }).changeFailure != null,
+      ),
       // The dashboard's pages, signed in with the same key: server time to the last byte.
-      {
-        label: 'Page /ui (overview: every application × environment)',
-        path: '/ui',
-        targetMs: PAGE_TARGET_MS,
-        hasData: (body) => String(body).includes('<tbody><tr>'),
-      },
-      {
-        label: 'Page /ui/dora (production, the last 12 weeks)',
-        path: `/ui/dora?${new URLSearchParams({ environment })}`,
-        targetMs: PAGE_TARGET_MS,
-        hasData: (body) => String(body).includes('rect class="chart-bar"'),
-      },
-      {
-        label: 'Page /ui/dora (production, one year)',
-        path: `/ui/dora?${new URLSearchParams({ environment, since, until })}`,
-        targetMs: Number.POSITIVE_INFINITY,
-        hasData: (body) => String(body).includes('rect class="chart-bar"'),
-      },
-      {
-        label: 'Page /ui/deployments?environment=production',
-        path: `/ui/deployments?${new URLSearchParams({ environment })}`,
-        targetMs: Number.POSITIVE_INFINITY,
-        hasData: (body) => String(body).includes('<tbody><tr>'),
-      },
-      {
-        label: 'Page /ui/incidents',
-        path: '/ui/incidents',
-        targetMs: Number.POSITIVE_INFINITY,
-        hasData: (body) => String(body).includes('<h1>Incidents</h1>'),
-      },
-      {
-        label: 'Page /ui/deployments/{id}, a failed deployment',
-        path: `/ui/deployments/${failed.id}`,
-        targetMs: Number.POSITIVE_INFINITY,
-        hasData: (body) => String(body).includes('Failed in production'),
-      },
+      page(
+        'Page /ui (overview: every application × environment)',
+        '/ui',
+        '<tbody><tr>',
+        PAGE_TARGET_MS,
+      ),
+      page(
+        'Page /ui/dora (production, the last 12 weeks)',
+        `/ui/dora?${new URLSearchParams({ environment })}`,
+        'rect class="chart-bar"',
+        PAGE_TARGET_MS,
+      ),
+      page(
+        'Page /ui/dora (production, one year)',
+        `/ui/dora?${new URLSearchParams({ environment, since, until })}`,
+        'rect class="chart-bar"',
+      ),
+      page(
+        'Page /ui/deployments?environment=production',
+        `/ui/deployments?${new URLSearchParams({ environment })}`,
+        '<tbody><tr>',
+      ),
+      page('Page /ui/incidents', '/ui/incidents', '<h1>Incidents</h1>'),
+      page(
+        'Page /ui/deployments/{id}, a failed deployment',
+        `/ui/deployments/${failed.id}`,
+        'Failed in production',
+      ),
     ],
   }
 }

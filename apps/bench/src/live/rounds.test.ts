@@ -6,26 +6,14 @@ const label = (variant: { concurrency: number; holdSnapshot: boolean; comparison
 
 describe('drainPlan', () => {
   test('alternates which concurrency drains first, round after round', () => {
-    expect(drainPlan(3, false).map(label)).toEqual([
-      'sizes 1',
-      'sizes 2',
-      'sizes 2',
-      'sizes 1',
-      'sizes 1',
-      'sizes 2',
-    ])
+    expect(drainPlan(3, false).map(label).join(', ')).toBe(
+      'sizes 1, sizes 2, sizes 2, sizes 1, sizes 1, sizes 2',
+    )
   })
 
   test('compares the held snapshot after the sizes, against drains of its own', () => {
-    expect(drainPlan(2, true).map(label)).toEqual([
-      'sizes 1',
-      'sizes 2',
-      'sizes 2',
-      'sizes 1',
-      'snapshot 1 held',
-      'snapshot 1',
-      'snapshot 1',
-      'snapshot 1 held',
-    ])
+    expect(drainPlan(2, true).map(label).join(', ')).toBe(
+      'sizes 1, sizes 2, sizes 2, sizes 1, snapshot 1 held, snapshot 1, snapshot 1, snapshot 1 held',
+    )
   })
 })

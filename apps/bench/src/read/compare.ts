@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs'
 import type { Sql } from '@shiplog/db/client'
 import type { ReadClient } from './client.ts'
-import type { Endpoint } from './endpoints.ts'
+import { type Endpoint, page, untargeted } from './endpoints.ts'
 
 /** How far production is behind staging in the promoted application: its deployments waiting. */
 export const PROMOTED_BEHIND = 10
 
-const listed = (body: unknown) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0
 const compared = (body: unknown) => ((body as { commits?: unknown[] }).commits?.length ?? 0) > 0
 
 /**
@@ -42,12 +41,7 @@ export function compareEndpoints(apps: { promoted: string; unpromoted: string })
   const compare = (app: string) =>
     `/v1/compare?${new URLSearchParams({ app, from: 'staging', to: 'production' })}`
   return [
-    {
-      label: 'GET /v1/deployments?limit=50 (baseline)',
-      path: '/v1/deployments?limit=50',
-      targetMs: Number.POSITIVE_INFINITY,
-      hasData: listed,
-    },
+    untargeted('GET /v1/deployments?limit=50 (baseline)', '/v1/deployments?limit=50'),
     {
       label: `GET /v1/compare, staging ${PROMOTED_BEHIND} deployments ahead of production`,
       path: compare(apps.promoted),
@@ -60,18 +54,12 @@ export function compareEndpoints(apps: { promoted: string; unpromoted: string })
       targetMs: 150,
       hasData: compared,
     },
-    {
-      label: `Page /ui/compare, staging ${PROMOTED_BEHIND} deployments ahead`,
-      path: `/ui/compare?${new URLSearchParams({ app: apps.promoted, from: 'staging', to: 'production' })}`,
-      targetMs: Number.POSITIVE_INFINITY,
-      hasData: (body) => String(body).includes('<tbody><tr>'),
-    },
-    {
-      label: 'Page /ui (overview: what waits, marks)',
-      path: '/ui',
-      targetMs: Number.POSITIVE_INFINITY,
-      hasData: (body) => String(body).includes('commits waiting'),
-    },
+    page(
+      `Page /ui/compare, staging ${PROMOTED_BEHIND} deployments ahead`,
+      `/ui/compare?${new URLSearchParams({ app: apps.promoted, from: 'staging', to: 'production' })}`,
+      '<tbody><tr>',
+    ),
+    page('Page /ui (overview: what waits, marks)', '/ui', 'commits waiting'),
   ]
 }
 

@@ -16,7 +16,24 @@ export interface Endpoint {
 const DAY_MS = 86_400_000
 const REPOSITORY = 'acme/repo-001'
 
-const listed = (body: unknown) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0
+/** A list's answer holds items. */
+export const listed = (body: unknown) => ((body as { data?: unknown[] }).data?.length ?? 0) > 0
+
+/** An endpoint timed beside the others for comparison, without a target of its own. */
+export const untargeted = (label: string, path: string, hasData = listed): Endpoint => ({
+  label,
+  path,
+  targetMs: Number.POSITIVE_INFINITY,
+  hasData,
+})
+
+/** A dashboard page: it holds data when its HTML has `marker`. */
+export const page = (
+  label: string,
+  path: string,
+  marker: string,
+  targetMs = Number.POSITIVE_INFINITY,
+): Endpoint => ({ label, path, targetMs, hasData: (body) => String(body).includes(marker) })
 const stateRows = (body: unknown) => ((body as { rows?: unknown[] }).rows?.length ?? 0) > 0
 const recorded = (body: unknown) => (body as { status?: string }).status === 'recorded'
 const counted = (body: unknown) =>

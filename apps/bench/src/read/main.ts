@@ -1,15 +1,14 @@
 // `bun run bench:read` (and the second half of `bun run bench`): seeds one database afresh at each of
 // BENCH_READ_SIZES, times every read endpoint of the real API at each size, and writes the read
 // section of docs/benchmarks.md. Settings: plan.ts; DATABASE_URL picks the server, as for tests.
-import { stopTestServer, testServer } from '@shiplog/db/testing'
 import { writeSection } from '../benchmarks-file.ts'
-import { type BenchApi, startApi } from './api.ts'
+import type { BenchApi } from './api.ts'
+import { runOnBenchDatabase } from './bench-run.ts'
 import { compareEndpoints, promote, timeExport } from './compare.ts'
 import { type CompareReport, exportMet, renderCompareMarkdown } from './compare-report.ts'
-import { type BenchDatabase, createBenchDatabase } from './database.ts'
+import type { BenchDatabase } from './database.ts'
 import { chooseEndpoints } from './endpoints.ts'
 import { waitForQuietHost } from './host-cpu.ts'
-import { cleanUpOnInterrupt } from './interrupt.ts'
 import { readPlanFrom } from './plan.ts'
 import {
   anyFailed,
@@ -19,7 +18,7 @@ import {
   type SizeResult,
   sizeName,
 } from './report.ts'
-import { describeSetting } from './setting.ts'
+import type { Setting } from './setting.ts'
 import { measureStorage } from './storage.ts'
 import { timeEndpoints } from './timing.ts'
 
@@ -63,7 +62,7 @@ async function measureSize(
 async function measureCompare(
   database: BenchDatabase,
   api: BenchApi,
-  setting: Awaited<ReturnType<typeof describeSetting>>,
+  setting: Setting,
 ): Promise<CompareReport> {
   const { deployments, commitsPerDeployment } = plan.compare
   log(`compare: seeding ${sizeName(deployments)} with ${commitsPerDeployment} commits each`)
@@ -107,20 +106,7 @@ async function measureCompare(
   }
 }
 
-const server = await testServer()
-const database = await createBenchDatabase(server.url)
-let api: BenchApi | undefined
-cleanUpOnInterrupt(async () => {
-  await api?.process.stop()
-  await database.close(plan.keepDatabase)
-  await stopTestServer()
-}, log)
-try {
-  const setting = await describeSetting(
-    database.sql,
-    !process.env.DATABASE_URL,
-    new URL(server.url).host,
-  )
+await runOnBenchDatabase(plan.keepDatabase, log, async ({ database, setting, startApi }) => {
   const report: ReadReport = {
     date: new Date().toISOString().slice(0, 10),
     command: 'bun run bench:read',
@@ -129,7 +115,7 @@ try {
     results: [],
   }
   log(`sizes ${plan.sizes.map(sizeName).join(', ')} on ${report.postgres}; ${report.code}`)
-  api = await startApi(database)
+  const api = await startApi()
   for (const size of plan.sizes) report.results.push(await measureSize(database, api, size))
   if (report.results.length > 0) {
     console.log(`\n${renderReadTable(report)}\n`)
@@ -151,8 +137,4 @@ try {
     if (!compared.exports.slice(1).every(exportMet))
       log('the export missed a target; see the table')
   }
-} finally {
-  await api?.process.stop()
-  await database.close(plan.keepDatabase)
-  await stopTestServer()
-}
+})
