@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { createTestDatabase, randomPort, type TestDatabase } from '@shiplog/db/testing'
+import { createTestDatabase, randomPort, type TestDatabase, waitFor } from '@shiplog/db/testing'
 import { buildCli } from '../../../../scripts/build-cli.ts'
-import { waitFor } from '../support/harness.ts'
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 const PORT = String(randomPort())

@@ -1,8 +1,8 @@
 /** `Accept: text/csv` on GET /v1/deployments: every matching deployment, streamed, as the JSON. */
 import { expect, test } from 'bun:test'
+import { waitFor } from '@shiplog/db/testing'
 import { validDeployment } from '@shiplog/schema/testing'
 import { csvRecords } from '../support/csv.ts'
-import { waitFor } from '../support/harness.ts'
 import { readSuite } from '../support/read-suite.ts'
 
 const r = readSuite()

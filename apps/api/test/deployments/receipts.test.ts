@@ -1,8 +1,7 @@
 /** Reads, end to end through HTTP: the receipt a 202 points to, from queued to recorded or failed. */
 import { describe, expect, test } from 'bun:test'
-import { refuseVersion } from '@shiplog/db/testing'
+import { refuseVersion, waitFor } from '@shiplog/db/testing'
 import { validDeployment } from '@shiplog/schema/testing'
-import { waitFor } from '../support/harness.ts'
 import { readSuite } from '../support/read-suite.ts'
 
 const r = readSuite()

@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test'
+import { waitFor } from '@shiplog/db/testing'
 import { validDeployment } from '@shiplog/schema/testing'
-import { harnessPerFile, waitFor } from '../support/harness.ts'
+import { harnessPerFile } from '../support/harness.ts'
 
 // One job per transaction and ten transactions at once, so first deployments race for real.
 const h = harnessPerFile(

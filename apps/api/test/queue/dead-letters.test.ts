@@ -1,7 +1,7 @@
 import { beforeAll, expect, test } from 'bun:test'
-import { refuseVersion, runCli } from '@shiplog/db/testing'
+import { refuseVersion, runCli, waitFor } from '@shiplog/db/testing'
 import { validDeployment } from '@shiplog/schema/testing'
-import { harnessPerFile, waitFor } from '../support/harness.ts'
+import { harnessPerFile } from '../support/harness.ts'
 
 const h = harnessPerFile({}, { WORKER_POLL_INTERVAL_MS: '20' })
 let env: Record<string, string>

@@ -15,9 +15,10 @@ import {
   type OwnPostgres,
   startOwnPostgres,
   TEST_RETRY_POLICY,
+  waitFor,
 } from '@shiplog/db/testing'
 import { validDeployment } from '@shiplog/schema/testing'
-import { type Harness, idOf, startHarness, waitFor } from '../support/harness.ts'
+import { type Harness, idOf, startHarness } from '../support/harness.ts'
 
 const binaries = findPostgresBinaries()
 const DEPLOYMENTS = 2_000

@@ -27,28 +27,6 @@ export const CONTRACT_FIELDS = [
   'monorepoPath',
 ] as const
 
-/** Polls until `condition` holds (a row arrived, a job finished); fails after `timeoutMs`. */
-export async function waitFor(
-  condition: () => Promise<boolean>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await condition())) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
-/** Whether `url` answers with a 2xx now; false when nothing answers there. */
-export function answersOk(url: string): Promise<boolean> {
-  return fetch(url).then(
-    (response) => response.ok,
-    () => false,
-  )
-}
-
 /** What a test sends besides the body. */
 export interface SendOptions {
   key?: string | null

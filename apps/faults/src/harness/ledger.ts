@@ -1,3 +1,4 @@
+import { expect } from 'bun:test'
 import type { Sql } from '@shiplog/db/client'
 import type { Sent } from './driver.ts'
 
@@ -46,4 +47,10 @@ export async function reconcile(sql: Sql, sent: Sent[]): Promise<Ledger> {
     unacknowledged,
     statuses,
   }
+}
+
+/** Every 202 of the ledger recorded exactly once: none lost, none twice. */
+export function expectEachAcceptedOnce(ledger: Ledger): void {
+  expect(ledger.lost).toBe(0)
+  expect(ledger.duplicates).toBe(0)
 }

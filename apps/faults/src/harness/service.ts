@@ -64,25 +64,3 @@ export class ServiceProcess {
     return result
   }
 }
-
-/** Polls until `check` is true; throws naming `what` after `timeoutMs`. */
-export async function until(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 15_000,
-) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
-
-/** True when the URL answers 200. */
-export function answersOk(url: string): Promise<boolean> {
-  return fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
-    (response) => response.ok,
-    () => false,
-  )
-}

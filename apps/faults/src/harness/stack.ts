@@ -1,10 +1,16 @@
 import { createSql, type Sql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { DeploymentQueue } from '@shiplog/db/queue'
-import { createTestDatabase, randomPort, type TestDatabase } from '@shiplog/db/testing'
+import {
+  answersOk,
+  createTestDatabase,
+  randomPort,
+  type TestDatabase,
+  waitFor,
+} from '@shiplog/db/testing'
 import { TcpProxy } from './proxy.ts'
 import { expectReadModelExact } from './read-model.ts'
-import { answersOk, ServiceProcess, until } from './service.ts'
+import { ServiceProcess } from './service.ts'
 
 /** Ports for a stack's API processes; random, so scenarios never collide with each other. */
 const freePort = randomPort
@@ -73,7 +79,7 @@ export class Stack {
       ...env,
     })
     const api = { process, base: `http://127.0.0.1:${port}` }
-    await until(() => answersOk(`${api.base}/readyz`), 'the API to be ready', 30_000)
+    await waitFor(() => answersOk(`${api.base}/readyz`), 'the API to be ready', 30_000)
     this.apis.push(api)
     return api
   }
@@ -90,15 +96,21 @@ export class Stack {
     return worker
   }
 
+  /** Recorded deployment rows. */
+  async deploymentCount(): Promise<number> {
+    const [row] = await this.sql<
+      { count: number }[]
+    >`select count(*)::int as count from deployments`
+    return row?.count ?? 0
+  }
+
   /** Waits until the worker has recorded every queued job (none left to fetch). */
   async untilDrained(expectedRows: number, timeoutMs = 60_000): Promise<void> {
     let rows = 0
     try {
-      await until(
+      await waitFor(
         async () => {
-          const [row] = await this.sql<{ count: number }[]>`
-            select count(*)::int as count from deployments`
-          rows = row?.count ?? 0
+          rows = await this.deploymentCount()
           return rows >= expectedRows
         },
         `${expectedRows} recorded deployments`,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { answersOk, waitFor } from '@shiplog/db/testing'
 import { LoadDriver, postDeployment, type Sent, untilAccepted } from '../harness/driver.ts'
-import { reconcile } from '../harness/ledger.ts'
+import { expectEachAcceptedOnce, reconcile } from '../harness/ledger.ts'
 import { recordScenario } from '../harness/results.ts'
-import { answersOk, until } from '../harness/service.ts'
 import { Stack } from '../harness/stack.ts'
 
 let stack: Stack
@@ -18,12 +18,12 @@ test('Postgres unreachable for 4 s under load: fast 503s, /readyz fails, both re
   const worker = stack.startWorker()
   const url = `${api.base}/v1/deployments`
   const driver = new LoadDriver({ url, key: stack.key, concurrency: 16, label: 'outage' })
-  await until(() => driver.count(202) >= 500, '500 accepted before the outage')
+  await waitFor(() => driver.count(202) >= 500, '500 accepted before the outage', 15_000)
 
   const downAt = Date.now()
   const sentBeforeOutage = driver.sent.length
   await stack.proxy.stop()
-  await until(async () => !(await answersOk(`${api.base}/readyz`)), '/readyz to fail', 5_000)
+  await waitFor(async () => !(await answersOk(`${api.base}/readyz`)), '/readyz to fail', 5_000)
   const readyzFailedAfterMs = Date.now() - downAt
   // A client arriving during the outage is answered at once: 503 with Retry-After, every time.
   // (Requests whose batch was cut mid-commit are held until their outcome is known instead.)
@@ -35,7 +35,7 @@ test('Postgres unreachable for 4 s under load: fast 503s, /readyz fails, both re
   const duringOutage = driver.sent.slice(sentBeforeOutage)
   await stack.proxy.start()
   const backAt = Date.now()
-  await until(() => answersOk(`${api.base}/readyz`), '/readyz to recover', 15_000)
+  await waitFor(() => answersOk(`${api.base}/readyz`), '/readyz to recover', 15_000)
   const readyzRecoveredAfterMs = Date.now() - backAt
   const sent = [...(await driver.stop()), ...probes]
   const recoveryMs = await untilAccepted(url, stack.key, sent, 'outage-after')
@@ -53,8 +53,7 @@ test('Postgres unreachable for 4 s under load: fast 503s, /readyz fails, both re
   expect(slowestProbe).toBeLessThan(1_500)
   expect(refused.every((request) => request.retryAfter !== null)).toBe(true)
   expect(api.process.logged('unexpected error')).toEqual([])
-  expect(ledger.lost).toBe(0)
-  expect(ledger.duplicates).toBe(0)
+  expectEachAcceptedOnce(ledger)
   expect(ledger.unacknowledged).toBe(0)
   expect(await stack.pendingJobs()).toEqual({})
   expect(worker.child.exitCode).toBeNull()

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createConnection } from 'node:net'
+import { answersOk, waitFor } from '@shiplog/db/testing'
 import { LoadDriver } from '../harness/driver.ts'
-import { reconcile } from '../harness/ledger.ts'
+import { expectEachAcceptedOnce, reconcile } from '../harness/ledger.ts'
 import { recordScenario } from '../harness/results.ts'
-import { answersOk, until } from '../harness/service.ts'
 import { Stack } from '../harness/stack.ts'
 
 let stack: Stack
@@ -27,18 +27,14 @@ function refusesConnections(base: string): Promise<boolean> {
 test('SIGTERM to the API under load: readiness fails, in-flight requests finish, exit 0', async () => {
   const api = await stack.startApi({ SHUTDOWN_DELAY_MS: '500' })
   stack.startWorker()
-  const driver = new LoadDriver({
-    url: `${api.base}/v1/deployments`,
-    key: stack.key,
-    concurrency: 16,
-    label: 'term',
-  })
-  await until(() => driver.count(202) >= 1_000, '1,000 accepted')
+  const url = `${api.base}/v1/deployments`
+  const driver = new LoadDriver({ url, key: stack.key, concurrency: 16, label: 'term' })
+  await waitFor(() => driver.count(202) >= 1_000, '1,000 accepted', 15_000)
 
   const signalledAt = Date.now()
   const acceptedBeforeSignal = driver.count(202)
   api.process.signal('SIGTERM')
-  await until(async () => !(await answersOk(`${api.base}/readyz`)), '/readyz to fail', 400)
+  await waitFor(async () => !(await answersOk(`${api.base}/readyz`)), '/readyz to fail', 400)
   const readyzFailedAfterMs = Date.now() - signalledAt
   const exit = await api.process.exited
   const refusedAfterExit = await refusesConnections(api.base)
@@ -53,8 +49,7 @@ test('SIGTERM to the API under load: readiness fails, in-flight requests finish,
   expect(accepted).toBeGreaterThan(acceptedBeforeSignal)
   expect(sent.filter((request) => ![0, 202].includes(request.status))).toEqual([])
   expect(refusedAfterExit).toBe(true)
-  expect(ledger.lost).toBe(0)
-  expect(ledger.duplicates).toBe(0)
+  expectEachAcceptedOnce(ledger)
   expect(ledger.unacknowledged).toBe(0)
 
   await recordScenario({
@@ -80,29 +75,19 @@ test('SIGTERM to the API under load: readiness fails, in-flight requests finish,
 test('SIGTERM to the worker mid-drain: it exits 0 promptly, nothing is left stuck, a new one finishes', async () => {
   const api = await stack.startApi()
   for (const worker of stack.workers) await worker.stop()
-  const driver = new LoadDriver({
-    url: `${api.base}/v1/deployments`,
-    key: stack.key,
-    concurrency: 16,
-    label: 'wterm',
-  })
-  await until(() => driver.count(202) >= 3_000, '3,000 accepted')
+  const url = `${api.base}/v1/deployments`
+  const driver = new LoadDriver({ url, key: stack.key, concurrency: 16, label: 'wterm' })
+  await waitFor(() => driver.count(202) >= 3_000, '3,000 accepted', 15_000)
   const sent = await driver.stop()
-  const [{ count: before } = { count: 0 }] = await stack.sql<{ count: number }[]>`
-    select count(*)::int as count from deployments`
+  const before = await stack.deploymentCount()
 
   const worker = stack.startWorker({ WORKER_BATCH_SIZE: '50', WORKER_CONCURRENCY: '2' })
-  await until(async () => {
-    const [row] = await stack.sql<
-      { count: number }[]
-    >`select count(*)::int as count from deployments`
-    return (row?.count ?? 0) >= before + 500
-  }, 'the worker to record 500')
+  const recorded500 = async () => (await stack.deploymentCount()) >= before + 500
+  await waitFor(recorded500, 'the worker to record 500', 15_000)
   const signalledAt = Date.now()
   worker.signal('SIGTERM')
   const exit = await worker.exited
-  const [{ count: atExit } = { count: 0 }] = await stack.sql<{ count: number }[]>`
-    select count(*)::int as count from deployments`
+  const atExit = await stack.deploymentCount()
   const pendingAtExit = await stack.pendingJobs()
 
   stack.startWorker()
@@ -113,8 +98,7 @@ test('SIGTERM to the worker mid-drain: it exits 0 promptly, nothing is left stuc
   expect(exit.code).toBe(0)
   expect(exit.at - signalledAt).toBeLessThan(5_000)
   expect(pendingAtExit.active ?? 0).toBe(0)
-  expect(ledger.lost).toBe(0)
-  expect(ledger.duplicates).toBe(0)
+  expectEachAcceptedOnce(ledger)
   expect(await stack.pendingJobs()).toEqual({})
 
   await recordScenario({

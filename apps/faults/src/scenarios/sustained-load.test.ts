@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { reconcile } from '../harness/ledger.ts'
+import { expectEachAcceptedOnce, reconcile } from '../harness/ledger.ts'
 import { type LiveLoad, runLiveLoad } from '../harness/live-load.ts'
 import { recordScenario } from '../harness/results.ts'
 import { Stack } from '../harness/stack.ts'
@@ -93,8 +93,7 @@ test(
       passed,
     })
     expect(backlog).toBe(0)
-    expect(ledger.lost).toBe(0)
-    expect(ledger.duplicates).toBe(0)
+    expectEachAcceptedOnce(ledger)
     expect(load.readErrors).toBe(0)
     expect(apiRss.flat).toBe(true)
     expect(workerRss.flat).toBe(true)

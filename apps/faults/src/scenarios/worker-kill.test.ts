@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { waitFor } from '@shiplog/db/testing'
 import { LoadDriver } from '../harness/driver.ts'
-import { reconcile } from '../harness/ledger.ts'
+import { expectEachAcceptedOnce, reconcile } from '../harness/ledger.ts'
 import { recordScenario } from '../harness/results.ts'
-import { until } from '../harness/service.ts'
 import { Stack } from '../harness/stack.ts'
 
 let stack: Stack
@@ -19,26 +19,20 @@ test('kill -9 of the worker mid-drain: a new worker records every accepted deplo
     concurrency: 32,
     label: 'kill',
   })
-  await until(() => driver.count(202) >= 4_000, '4,000 accepted deployments', 60_000)
+  await waitFor(() => driver.count(202) >= 4_000, '4,000 accepted deployments', 60_000)
   const sent = await driver.stop()
   const accepted = sent.filter((request) => request.status === 202).length
 
   // Small batches, so the kill lands in the middle of the drain, inside a transaction.
   const first = stack.startWorker({ WORKER_BATCH_SIZE: '50', WORKER_CONCURRENCY: '2' })
-  await until(
-    async () => {
-      const [row] = await stack.sql<
-        { count: number }[]
-      >`select count(*)::int as count from deployments`
-      return (row?.count ?? 0) >= 1_000
-    },
+  await waitFor(
+    async () => (await stack.deploymentCount()) >= 1_000,
     'the first worker to record 1,000',
     30_000,
   )
   first.signal('SIGKILL')
   const killed = await first.exited
-  const [{ count: recordedBeforeKill } = { count: 0 }] = await stack.sql<{ count: number }[]>`
-    select count(*)::int as count from deployments`
+  const recordedBeforeKill = await stack.deploymentCount()
 
   const second = stack.startWorker()
   const restartedAt = Date.now()
@@ -49,8 +43,7 @@ test('kill -9 of the worker mid-drain: a new worker records every accepted deplo
 
   expect(killed.signal).toBe('SIGKILL')
   expect(recordedBeforeKill).toBeLessThan(accepted)
-  expect(ledger.lost).toBe(0)
-  expect(ledger.duplicates).toBe(0)
+  expectEachAcceptedOnce(ledger)
   expect(ledger.unacknowledged).toBe(0)
   expect(ledger.rows).toBe(accepted)
   expect(unfinished).toEqual({})

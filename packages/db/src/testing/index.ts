@@ -1,5 +1,6 @@
 // `@shiplog/db/testing`: what tests, benchmarks and fault scenarios outside this package use to
-// get a database of their own, seed it and run the CLI against it. Never imported by what ships.
+// get a database of their own, seed it, run the CLI against it and wait for what they started.
+// Never imported by what ships.
 export { randomPort } from './free-port.ts'
 export { type OwnPostgres, startOwnPostgres } from './postgres-server.ts'
 export { refuseVersion } from './refuse-version.ts'
@@ -19,3 +20,4 @@ export {
   type TestDatabase,
   testServer,
 } from './test-database.ts'
+export { answersOk, waitFor } from './wait-for.ts'

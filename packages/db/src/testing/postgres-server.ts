@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomPort } from './free-port.ts'
 import { giveToServerUser, runPostgresTool, runPostgresToolNow } from './postgres-binaries.ts'
+import { waitFor } from './wait-for.ts'
 
 // Real Postgres servers of a test's own, each in a temporary folder, for what the shared test
 // server cannot be put through: replication (streaming-replica.ts) and crashes.
@@ -103,14 +104,16 @@ export async function until<T>(
   what: string,
   timeoutMs: number,
 ) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const found = await probe().catch(() => undefined)
-    if (found !== undefined) return found
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
+  let found: T | undefined
+  await waitFor(
+    async () => {
+      found = await probe().catch(() => undefined)
+      return found !== undefined
+    },
+    what,
+    timeoutMs,
+  )
+  return found as T
 }
 
 /** Creates the server's cluster: trust for 127.0.0.1, replication included. */

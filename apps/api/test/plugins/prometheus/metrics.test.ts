@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { randomPort } from '@shiplog/db/testing'
+import { answersOk, randomPort, waitFor } from '@shiplog/db/testing'
 import { validDeployment } from '@shiplog/schema/testing'
 import { loadApiEnv } from '../../../src/env.ts'
 import { wireApi } from '../../../src/wiring.ts'
-import { answersOk, type Harness, startHarness, waitFor } from '../../support/harness.ts'
+import { type Harness, startHarness } from '../../support/harness.ts'
 import { sample, sampleOf } from '../../support/prometheus.ts'
 
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url))
