@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { hashApiKey } from './api-key.ts'
-import { createSql, type Sql } from './client.ts'
 import { issueApiKey } from './issue-api-key.ts'
 import { findActiveKey } from './queries/api-keys.ts'
-import { createTestDatabase, type TestDatabase } from './testing/test-database.ts'
+import { databasePerFile } from './testing/database-per-file.ts'
 
 // One connection, so every query runs right after the one before it on the same socket: that is
 // where postgres.js 3.4.9 carried a failed query's row count over (see patches/postgres@3.4.9.patch).
-let database: TestDatabase
-let sql: Sql
-beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, {
-    applicationName: 't',
-    maxConnections: 1,
-    statementTimeoutMs: 300,
-  })
-})
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
+const { sql } = databasePerFile({
+  applicationName: 't',
+  maxConnections: 1,
+  statementTimeoutMs: 300,
 })
 
 const TIMEOUT = 'canceling statement due to statement timeout'

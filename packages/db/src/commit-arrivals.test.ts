@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
+import { beforeEach, expect, test } from 'bun:test'
 import { instantFromMicros } from '@shiplog/schema'
-import { createSql, type Sql, type Tx } from './client.ts'
+import type { Tx } from './client.ts'
 import type { DeploymentJob } from './deployment-job.ts'
 import { replaceDeploymentCommits } from './queries/deployment-commits.ts'
 import { recordDeployments } from './queries/record-deployments.ts'
-import { ensureWorkspace } from './queries/workspaces.ts'
 import { expectExact } from './testing/read-model-recount.ts'
 import { emptyRecordedTables, microsOf, toJob } from './testing/recorded-jobs.ts'
-import { createTestDatabase, type TestDatabase } from './testing/test-database.ts'
+import { twoWorkspacesPerFile } from './testing/two-workspaces.ts'
 
 // A commit list may arrive while the delivery it names is still queued, and that delivery may
 // turn out to repeat a recorded deployment (its receipt becomes an alias). The list and the
@@ -15,18 +14,8 @@ import { createTestDatabase, type TestDatabase } from './testing/test-database.t
 // must count the list (here: a reverting commit), also when the batch records nothing else in
 // that workspace (found by the read model's property test, seed -2052106906).
 
-let database: TestDatabase
-let sql: Sql
-let workspaceIds: [string, string]
-beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'commit-arrivals-test', maxConnections: 6 })
-  workspaceIds = [(await ensureWorkspace(sql, 'alpha')).id, (await ensureWorkspace(sql, 'beta')).id]
-})
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
-})
+const files = twoWorkspacesPerFile({ applicationName: 'commit-arrivals-test', maxConnections: 6 })
+const { sql } = files
 
 const AT = microsOf('2026-05-03T23:59:59.999999Z')
 const COMMIT = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3'
@@ -44,7 +33,7 @@ const job = (n: number, workspace: 0 | 1): DeploymentJob =>
       commitHash: COMMIT,
       at: AT,
     },
-    workspaceIds,
+    files.workspaceIds,
   )
 // The repeated delivery of deployment 1, and a first deployment in the other workspace.
 const batch = () => [job(2, 0), job(3, 1)]
@@ -102,7 +91,7 @@ async function expectRevertCounted() {
 test('a list stored while the batch recording its receipt as an alias is uncommitted', async () => {
   const recording = heldOpen((tx) => recordDeployments(tx, batch()))
   await recording.started
-  const listing = replaceDeploymentCommits(sql, workspaceIds[0], id(2), {
+  const listing = replaceDeploymentCommits(sql, files.workspaceIds[0], id(2), {
     truncated: false,
     commits,
   })
@@ -116,7 +105,7 @@ test('a batch recording the alias while the list for its receipt is uncommitted'
   const listing = heldOpen(async (tx) => {
     await tx`
       insert into deployment_commit_lists (deployment_id, workspace_id, truncated)
-      values (${id(2)}, ${workspaceIds[0]}, false)`
+      values (${id(2)}, ${files.workspaceIds[0]}, false)`
     await tx`
       insert into deployment_commits (deployment_id, sha, committed_at, authored_at, reverts)
       values (${id(2)}, ${REVERTING}, ${committed.iso}::timestamptz, ${committed.iso}::timestamptz,

@@ -1,12 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import { afterEach, describe, expect, test } from 'bun:test'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createSql, type Sql } from './client.ts'
+import { createSql } from './client.ts'
 import { listCurrentSql } from './current-sql.ts'
 import { applyMigrations, listMigrations } from './migrations.ts'
 import { dumpSchema } from './schema-dump.ts'
-import { createTestDatabase, type TestDatabase } from './testing/test-database.ts'
+import { databasePerFile } from './testing/database-per-file.ts'
 
 // The first migration of the layout where functions, triggers and views live in packages/db/sql.
 const FIRST_MIGRATION_WITH_CURRENT_SQL = 18
@@ -58,16 +58,8 @@ async function definedInFiles() {
   return defined
 }
 
-let database: TestDatabase
-let sql: Sql
-beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'current-sql-test', maxConnections: 2 })
-})
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
-})
+const database = databasePerFile({ applicationName: 'current-sql-test', maxConnections: 2 })
+const { sql } = database
 
 describe('one current definition of each function, view and trigger', () => {
   test('every one in a migrated database is defined once, in packages/db/sql', async () => {

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { validateDeployment } from '@shiplog/schema'
 import fc from 'fast-check'
-import { createSql, type Sql } from './client.ts'
-import { createTestDatabase, type TestDatabase } from './testing/test-database.ts'
+import { databasePerFile } from './testing/database-per-file.ts'
 
 // The validator turns deployedAt into the instant Postgres will store, as Postgres renders it.
 // This holds it to that against Postgres itself: for every string the validator accepts, the
 // normalised text names the same timestamptz as the original, and comes back from iso_utc unchanged.
 
-let database: TestDatabase
-let sql: Sql
-beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'date-time-test', maxConnections: 2 })
-})
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
-})
+const { sql } = databasePerFile({ applicationName: 'date-time-test', maxConnections: 2 })
 
 const NOW = new Date('2026-05-01T12:00:00Z')
 const digits = (min: number, max: number) =>

@@ -1,29 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { instantFromMicros } from '@shiplog/schema'
-import { createSql, type Sql, type Tx } from './client.ts'
+import type { Tx } from './client.ts'
 import type { DeploymentJob } from './deployment-job.ts'
 import { recordDeployments } from './queries/record-deployments.ts'
-import { ensureWorkspace } from './queries/workspaces.ts'
 import { COMMITS } from './testing/delivery-runs.ts'
 import { DAY_MICROS, expectExact } from './testing/read-model-recount.ts'
 import { emptyRecordedTables, microsOf, toJob } from './testing/recorded-jobs.ts'
-import { createTestDatabase, type TestDatabase } from './testing/test-database.ts'
+import { twoWorkspacesPerFile } from './testing/two-workspaces.ts'
 
 // The latest deployment of each cell (deployment_cells, packages/db/sql/03_read_model.sql) follows
 // (deployedAt, id) whatever order deployments arrive in, one batch or two transactions at once.
 
-let database: TestDatabase
-let sql: Sql
-let workspaceIds: [string, string]
-beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'read-model-test', maxConnections: 6 })
-  workspaceIds = [(await ensureWorkspace(sql, 'alpha')).id, (await ensureWorkspace(sql, 'beta')).id]
-})
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
-})
+const files = twoWorkspacesPerFile({ applicationName: 'read-model-test', maxConnections: 6 })
+const { sql } = files
 
 const record = (jobs: DeploymentJob[]) =>
   sql.begin((tx: Tx) => recordDeployments(tx, jobs)) as Promise<number>
@@ -61,7 +50,7 @@ describe('the latest deployment of a cell', () => {
             commitHash: COMMITS[0] as string,
             at: micros,
           },
-          workspaceIds,
+          files.workspaceIds,
         )
       const iso = (micros: bigint) => instantFromMicros(micros).iso
       const expectLatest = async (count: number, last: string, micros: bigint, version: string) => {
@@ -112,7 +101,7 @@ describe('the latest deployment of a cell', () => {
           commitHash: COMMITS[1] as string,
           at: micros,
         },
-        workspaceIds,
+        files.workspaceIds,
       )
     await record([deploy('1', t - DAY_MICROS)])
     const [cell] = await sql<{ applicationId: string; environmentId: string }[]>`
@@ -122,7 +111,7 @@ describe('the latest deployment of a cell', () => {
     const insert = (tx: Tx, rows: { last: string; micros: bigint }[]) => tx`
       insert into deployments (id, workspace_id, application_id, environment_id, version,
                                commit_hash, deployed_at, received_at)
-      select r.id, ${workspaceIds[1]}, ${cell?.applicationId ?? ''}, ${cell?.environmentId ?? ''},
+      select r.id, ${files.workspaceIds[1]}, ${cell?.applicationId ?? ''}, ${cell?.environmentId ?? ''},
              r.version, ${COMMITS[1] as string}, r.at::timestamptz, now()
         from unnest(${rows.map(({ last }) => id(last))}::uuid[], ${rows.map(({ last }) => last)}::text[],
                     ${rows.map(({ micros }) => instantFromMicros(micros).iso)}::text[]) as r(id, version, at)`

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { instantFromMicros } from '@shiplog/schema'
 import fc from 'fast-check'
-import { createSql, type Sql, type Tx } from './client.ts'
+import type { Tx } from './client.ts'
 import type { DeploymentJob } from './deployment-job.ts'
 import { replaceDeploymentCommits, StoredListKept } from './queries/deployment-commits.ts'
 import { recordDeployments } from './queries/record-deployments.ts'
-import { ensureWorkspace } from './queries/workspaces.ts'
 import { contentKey, type Delivered, deliveriesOf, reached, run } from './testing/delivery-runs.ts'
 import { expectExact } from './testing/read-model-recount.ts'
 import { emptyRecordedTables } from './testing/recorded-jobs.ts'
-import { createTestDatabase, type TestDatabase } from './testing/test-database.ts'
+import { twoWorkspacesPerFile } from './testing/two-workspaces.ts'
 
 // The read model (packages/db/sql/03_read_model.sql, 07_dora_facts.sql) must hold exactly what
 // its expected_* views compute from the deployments and their commit lists, whatever the worker
@@ -18,18 +17,8 @@ import { createTestDatabase, type TestDatabase } from './testing/test-database.t
 // instants at every boundary of its day and week numbering. Each check is made twice: by
 // verifyReadModel, and against a recount done in TypeScript (testing/read-model-recount.ts).
 
-let database: TestDatabase
-let sql: Sql
-let workspaceIds: [string, string]
-beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'read-model-test', maxConnections: 6 })
-  workspaceIds = [(await ensureWorkspace(sql, 'alpha')).id, (await ensureWorkspace(sql, 'beta')).id]
-})
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
-})
+const files = twoWorkspacesPerFile({ applicationName: 'read-model-test', maxConnections: 6 })
+const { sql } = files
 
 // A repeated delivery that has its own commit list locks its stream after the batch's own cells
 // (09_triggers.sql), so two batches doing so across the same two streams can deadlock. Postgres
@@ -110,7 +99,7 @@ describe('the read model, after any run of recorded batches', () => {
       fc.asyncProperty(run, async (generated) => {
         reached.runs++
         await emptyRecordedTables(sql)
-        const { delivered, steps } = deliveriesOf(generated, workspaceIds)
+        const { delivered, steps } = deliveriesOf(generated, files.workspaceIds)
         const stepOfDelivery = steps.flatMap((batches, index) => batches.flat().map(() => index))
         const listed = new Set<string>()
         for (const [index, batches] of steps.entries()) {

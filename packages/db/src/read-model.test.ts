@@ -1,32 +1,33 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createSql, type Sql, type Tx } from './client.ts'
+import { describe, expect, test } from 'bun:test'
+import type { Tx } from './client.ts'
 import type { DeploymentJob } from './deployment-job.ts'
 import { recordDeployments } from './queries/record-deployments.ts'
-import { ensureWorkspace } from './queries/workspaces.ts'
 import { readModelMatches, rebuildReadModel, verifyReadModel } from './read-model.ts'
 import { COMMITS } from './testing/delivery-runs.ts'
 import { dayNumber, expectExact } from './testing/read-model-recount.ts'
 import { emptyRecordedTables, jobId, microsOf, toJob } from './testing/recorded-jobs.ts'
-import { createTestDatabase, type TestDatabase } from './testing/test-database.ts'
+import { twoWorkspacesPerFile } from './testing/two-workspaces.ts'
 
 // `bun run db:verify` and its `--repair` (read-model.ts): a read model that differs from what the
 // deployments call for is reported table by table, with examples, and rebuilt exact.
 
-let database: TestDatabase
-let sql: Sql
-let workspaceIds: [string, string]
-beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'read-model-test', maxConnections: 6 })
-  workspaceIds = [(await ensureWorkspace(sql, 'alpha')).id, (await ensureWorkspace(sql, 'beta')).id]
-})
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
-})
+const files = twoWorkspacesPerFile({ applicationName: 'read-model-test', maxConnections: 6 })
+const { sql } = files
 
 const record = (jobs: DeploymentJob[]) =>
   sql.begin((tx: Tx) => recordDeployments(tx, jobs)) as Promise<number>
+
+/** The check finds one cell wrong (a row missing, one unexpected), the rest exact; a rebuild mends it. */
+async function expectOneCellOffThenRebuilt() {
+  const checks = await verifyReadModel(sql)
+  expect(checks.map(({ table, missing, unexpected }) => ({ table, missing, unexpected }))).toEqual([
+    { table: 'deployment_cells', missing: 1, unexpected: 1 },
+    { table: 'deployment_counts', missing: 0, unexpected: 0 },
+    { table: 'deployment_dora_facts', missing: 0, unexpected: 0 },
+  ])
+  await rebuildReadModel(sql)
+  await expectExact(sql)
+}
 
 describe('corruption and repair', () => {
   // Built in the tests: the workspaces exist only once beforeAll has run.
@@ -42,7 +43,7 @@ describe('corruption and repair', () => {
         commitHash: COMMITS[0] as string,
         at: microsOf('2026-05-04T00:00:00Z'),
       },
-      workspaceIds,
+      files.workspaceIds,
     ),
     toJob(
       jobId(2, 2),
@@ -55,7 +56,7 @@ describe('corruption and repair', () => {
         commitHash: COMMITS[1] as string,
         at: microsOf('1969-12-31T23:59:59.999999Z'),
       },
-      workspaceIds,
+      files.workspaceIds,
     ),
     toJob(
       jobId(3, 3),
@@ -68,7 +69,7 @@ describe('corruption and repair', () => {
         commitHash: COMMITS[2] as string,
         at: microsOf('2026-05-01T12:00:00Z'),
       },
-      workspaceIds,
+      files.workspaceIds,
     ),
   ]
 
@@ -155,31 +156,13 @@ describe('corruption and repair', () => {
     await record(fixture())
     await sql`update deployment_cells set latest_week_count = latest_week_count + 1
                where latest_version = '2.0.0'`
-    const checks = await verifyReadModel(sql)
-    expect(
-      checks.map(({ table, missing, unexpected }) => ({ table, missing, unexpected })),
-    ).toEqual([
-      { table: 'deployment_cells', missing: 1, unexpected: 1 },
-      { table: 'deployment_counts', missing: 0, unexpected: 0 },
-      { table: 'deployment_dora_facts', missing: 0, unexpected: 0 },
-    ])
-    await rebuildReadModel(sql)
-    await expectExact(sql)
+    await expectOneCellOffThenRebuilt()
   })
 
   test('a stale latest deployment is reported, not only wrong counts', async () => {
     await emptyRecordedTables(sql)
     await record(fixture())
     await sql`update deployment_cells set latest_version = 'stale' where latest_version = '1.0.0'`
-    const checks = await verifyReadModel(sql)
-    expect(
-      checks.map(({ table, missing, unexpected }) => ({ table, missing, unexpected })),
-    ).toEqual([
-      { table: 'deployment_cells', missing: 1, unexpected: 1 },
-      { table: 'deployment_counts', missing: 0, unexpected: 0 },
-      { table: 'deployment_dora_facts', missing: 0, unexpected: 0 },
-    ])
-    await rebuildReadModel(sql)
-    await expectExact(sql)
+    await expectOneCellOffThenRebuilt()
   })
 })

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { readFile } from 'node:fs/promises'
 import { instantFromMicros } from '@shiplog/schema'
 import { createSql, type Sql, type Tx } from './client.ts'
@@ -8,28 +8,15 @@ import { recordDeployments } from './queries/record-deployments.ts'
 import { ensureWorkspace } from './queries/workspaces.ts'
 import { readModelMatches, verifyReadModel } from './read-model.ts'
 import { dumpSchema, dumpServerMajor, withoutServerWording } from './schema-dump.ts'
+import { databasePerFile } from './testing/database-per-file.ts'
 import { microsOf, toJob } from './testing/recorded-jobs.ts'
-import {
-  createEmptyTestDatabase,
-  createTestDatabase,
-  TEST_RETRY_POLICY,
-  type TestDatabase,
-} from './testing/test-database.ts'
+import { createEmptyTestDatabase, TEST_RETRY_POLICY } from './testing/test-database.ts'
 
 // The last migration of the builds that had no packages/db/sql: they wrote functions, triggers
 // and views in migrations, and applied nothing else.
 const LAST_MIGRATION_BEFORE_CURRENT_SQL = 17
 
-let database: TestDatabase
-let sql: Sql
-beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'schema-dump-test', maxConnections: 1 })
-})
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
-})
+const { sql } = databasePerFile({ applicationName: 'schema-dump-test', maxConnections: 1 })
 
 test('the committed schema.sql is what the migrations produce (regenerate: bun run db:dump)', async () => {
   const committed = await readFile(new URL('../schema.sql', import.meta.url), 'utf8')

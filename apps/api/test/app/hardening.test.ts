@@ -3,7 +3,7 @@ import { connect } from 'node:net'
 import { generateApiKey } from '@shiplog/db/api-key'
 import { encodeCursor } from '@shiplog/schema'
 import { validDeployment } from '@shiplog/schema/testing'
-import { harnessPerFile, startHarness } from '../support/harness.ts'
+import { harnessPerFile, withHarness } from '../support/harness.ts'
 
 // One regression test per finding of the hardening review (docs/reliability.md lists them), each
 // through the real HTTP app. Findings 6 (metrics) and 9 (stale rows after a cancelled query) have
@@ -171,17 +171,14 @@ describe('5. a valid key is never refused for other clients’ bad keys', () => 
 
 describe('7. messages say what the client can do', () => {
   test('the 401 for a bad key points at the key sent, not at an operator command', async () => {
-    const other = await startHarness()
-    try {
+    await withHarness({}, async (other) => {
       const response = await other.get('/v1/applications', { key: generateApiKey() })
       expect(response.status).toBe(401)
       const { detail } = await response.json()
       expect(detail).not.toContain('bun run')
       expect(detail).toContain('whole key')
       expect(detail).toContain('ask whoever runs Shiplog')
-    } finally {
-      await other.close()
-    }
+    })
   })
 })
 

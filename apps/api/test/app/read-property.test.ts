@@ -3,7 +3,7 @@ import { encodeCommitCursor, encodeCursor } from '@shiplog/schema'
 import { validDeployment } from '@shiplog/schema/testing'
 import fc from 'fast-check'
 import { harnessPerFile } from '../support/harness.ts'
-import { ifSendable } from '../support/sendable.ts'
+import { sendEach } from '../support/sendable.ts'
 
 // Every GET endpoint and every parameter, read from the served OpenAPI document (itself checked
 // against the routes the app serves), so an endpoint or parameter added later is fuzzed too.
@@ -117,17 +117,12 @@ test('no query, path or parameter a client can send gets anything but 200 or a 4
   let sent = 0
   await fc.assert(
     fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 10 }), async (paths) => {
-      const responses = await Promise.all(
-        paths.map(async (path) => {
-          const response = await ifSendable(() => h.get(path, { key }))
-          if (!response) return undefined
-          sent++
-          return { path, response }
-        }),
-      )
-      for (const result of responses) {
-        if (!result) continue
-        const { path, response } = result
+      const answered = await sendEach(paths, async (path) => ({
+        path,
+        response: await h.get(path, { key }),
+      }))
+      sent += answered.length
+      for (const { path, response } of answered) {
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
         const body = await response.text()
         if (response.status !== 200) {

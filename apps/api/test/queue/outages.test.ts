@@ -4,12 +4,11 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { validDeployment } from '@shiplog/schema/testing'
-import { startHarness } from '../support/harness.ts'
+import { withHarness } from '../support/harness.ts'
 
 describe('when the queue cannot commit', () => {
   test('the answer is 503 with Retry-After, never 202, and nothing is recorded', async () => {
-    const broken = await startHarness()
-    try {
+    await withHarness({}, async (broken) => {
       const { key } = await broken.createKey({ workspace: 'outage' })
       // Warm the key and rate-limit caches, then make every queue commit fail.
       expect((await broken.post(validDeployment({ version: 'warm' }), { key })).status).toBe(202)
@@ -33,16 +32,13 @@ describe('when the queue cannot commit', () => {
       }
       expect(await broken.drain()).toBe(1)
       expect(await broken.deploymentCount()).toBe(1)
-    } finally {
-      await broken.close()
-    }
+    })
   })
 })
 
 describe('slow bodies', () => {
   test('a body that trickles in slower than BODY_TIMEOUT_MS gets 408, and nothing is queued', async () => {
-    const slow = await startHarness({ BODY_TIMEOUT_MS: '300' })
-    try {
+    await withHarness({ BODY_TIMEOUT_MS: '300' }, async (slow) => {
       const encoder = new TextEncoder()
       let timer: ReturnType<typeof setInterval> | undefined
       const trickle = new ReadableStream<Uint8Array>({
@@ -63,8 +59,6 @@ describe('slow bodies', () => {
       expect(response.headers.get('content-type')).toBe('application/problem+json')
       expect(Date.now() - startedAt).toBeLessThan(2_000)
       expect(await slow.drain()).toBe(0)
-    } finally {
-      await slow.close()
-    }
+    })
   })
 })

@@ -143,6 +143,19 @@ export async function startHarness(
 /** The harness type, for tests that share one across `beforeAll`. */
 export type Harness = Awaited<ReturnType<typeof startHarness>>
 
+/** Runs `use` with a harness of its own (its settings, a fresh database), closed afterwards. */
+export async function withHarness<T>(
+  apiEnv: Record<string, string>,
+  use: (h: Harness) => Promise<T>,
+): Promise<T> {
+  const h = await startHarness(apiEnv)
+  try {
+    return await use(h)
+  } finally {
+    await h.close()
+  }
+}
+
 /** A harness for the whole test file (see `perFile`). */
 export function harnessPerFile(
   apiEnv: Record<string, string> = {},

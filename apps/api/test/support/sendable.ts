@@ -11,3 +11,12 @@ export async function ifSendable<Answer>(send: () => Promise<Answer>): Promise<A
     throw error
   }
 }
+
+/** Sends every item at once; resolves with the answers of those a client could send. */
+export async function sendEach<Item, Answer>(
+  items: Item[],
+  send: (item: Item) => Promise<Answer>,
+): Promise<Answer[]> {
+  const answers = await Promise.all(items.map((item) => ifSendable(() => send(item))))
+  return answers.filter((answer) => answer !== undefined)
+}

@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createSql, type Sql } from '../client.ts'
+import { expect, test } from 'bun:test'
 import { jobId, microsOf, toJob } from '../testing/recorded-jobs.ts'
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
+import { twoWorkspacesPerFile } from '../testing/two-workspaces.ts'
 import { applicationsInOrder } from './application-order.ts'
 import { recordDeployments } from './record-deployments.ts'
-import { ensureWorkspace } from './workspaces.ts'
 
 // applicationsInOrder keeps each workspace's ordered catalog between reads. Applications created
 // after it was loaded must still be named, and land in their place.
 
-let database: TestDatabase
-let sql: Sql
-let workspaceIds: [string, string]
-beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'application-order-test', maxConnections: 2 })
-  workspaceIds = [(await ensureWorkspace(sql, 'alpha')).id, (await ensureWorkspace(sql, 'beta')).id]
-})
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
-})
+const files = twoWorkspacesPerFile({ applicationName: 'application-order-test', maxConnections: 2 })
+const { sql } = files
 
 let deployed = 0
 async function deploy(workspace: 0 | 1, repository: string, app: string) {
@@ -34,15 +22,17 @@ async function deploy(workspace: 0 | 1, repository: string, app: string) {
     commitHash: 'abcdef1',
     at: microsOf('2026-05-04T12:00:00Z') + BigInt(deployed),
   }
-  await sql.begin((tx) => recordDeployments(tx, [toJob(jobId(deployed, 0), content, workspaceIds)]))
+  await sql.begin((tx) =>
+    recordDeployments(tx, [toJob(jobId(deployed, 0), content, files.workspaceIds)]),
+  )
   const [row] = await sql<{ id: string }[]>`
     select a.id::text from applications a join repositories r on r.id = a.repository_id
-     where a.workspace_id = ${workspaceIds[workspace]} and r.full_name = ${repository} and a.name = ${app}`
+     where a.workspace_id = ${files.workspaceIds[workspace]} and r.full_name = ${repository} and a.name = ${app}`
   return row?.id as string
 }
 
 const inOrder = (workspace: 0 | 1, ids: string[]) =>
-  sql.begin((tx) => applicationsInOrder(sql, tx, workspaceIds[workspace], ids))
+  sql.begin((tx) => applicationsInOrder(sql, tx, files.workspaceIds[workspace], ids))
 
 test('orders by repository then name, and names applications created after the catalog was read', async () => {
   const web = await deploy(0, 'acme/shop', 'web')

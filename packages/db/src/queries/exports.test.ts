@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createSql, type Sql } from '../client.ts'
+import { beforeAll, expect, test } from 'bun:test'
 import { exportFirstDeliveries, listFirstDeliveries } from '../dora/first-deliveries.ts'
+import { databasePerFile } from '../testing/database-per-file.ts'
 import { seedCommits } from '../testing/seed-commits.ts'
 import { seedDeployments } from '../testing/seed-deployments.ts'
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
 import { exportDeployments } from './deployment-export.ts'
 import { listDeployments } from './deployments.ts'
 import { exportRows } from './export-rows.ts'
@@ -14,12 +13,9 @@ import { ensureWorkspace } from './workspaces.ts'
 // order, with the lists' values, handed one chunk at a time; a reader that fails ends the export
 // and leaves the pool sound.
 
-let database: TestDatabase
-let sql: Sql
+const { sql } = databasePerFile({ applicationName: 'exports-test', maxConnections: 4 })
 let workspaceId: string
 beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'exports-test', maxConnections: 4 })
   workspaceId = (await ensureWorkspace(sql, 'exports')).id
   await seedDeployments(sql, {
     workspaceId,
@@ -30,10 +26,6 @@ beforeAll(async () => {
   })
   await seedCommits(sql, { workspaceId, perDeployment: 2 })
 }, 60_000)
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
-})
 
 const OPTIONS = { chunk: 37, timeoutMs: 60_000 }
 

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { EARLIEST_MICROS, instantFromMicros, isoFromPostgres, LATEST_MICROS } from '@shiplog/schema'
 import fc from 'fast-check'
-import { createSql, type Sql } from '../client.ts'
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
+import { databasePerFile } from '../testing/database-per-file.ts'
 
 // /v1/state prints its timestamps as Postgres prints a timestamptz (UTC, ISO style) and lets
 // isoFromPostgres turn them into what iso_utc renders everywhere else. The two must agree on
 // every instant a client can send.
 
-let database: TestDatabase
-let sql: Sql
-beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'timestamps-test', maxConnections: 1 })
-})
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
-})
+const { sql } = databasePerFile({ applicationName: 'timestamps-test', maxConnections: 1 })
 
 test('isoFromPostgres of a timestamptz printed in UTC and ISO style is what iso_utc renders', async () => {
   const instants = fc.oneof(

@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createSql, type Sql } from '../client.ts'
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
+import { expect, test } from 'bun:test'
+import { databasePerFile } from '../testing/database-per-file.ts'
 import { createEngine, type Engine, stopEngine } from './engine.ts'
 
-let database: TestDatabase
-let sql: Sql
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'shiplog-queue-test', maxConnections: 1 })
-})
-
-afterAll(async () => {
-  await sql.end()
-  await database.drop()
-})
+const database = databasePerFile({ applicationName: 'shiplog-queue-test', maxConnections: 1 })
+const { sql } = database
 
 const queueConnections = async (applicationName: string) => {
   const [row] = await sql<{ count: number }[]>`

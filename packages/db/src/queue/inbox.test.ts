@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createSql, type Sql } from '../client.ts'
+import { beforeAll, expect, test } from 'bun:test'
 import type { DeploymentJob } from '../deployment-job.ts'
 import { recordDeployments } from '../queries/record-deployments.ts'
 import { ensureWorkspace } from '../queries/workspaces.ts'
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
+import { databasePerFile } from '../testing/database-per-file.ts'
 import { insertIntoInbox, takeFromInbox } from './inbox.ts'
 
 // Issue 25: the inbox a deployment waits in, and batches that neither rewrite nor lock names.
 
-let database: TestDatabase
-let sql: Sql
+const { sql } = databasePerFile({ applicationName: 'inbox-test', maxConnections: 4 })
 let workspaceId: string
 beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'inbox-test', maxConnections: 4 })
   workspaceId = (await ensureWorkspace(sql, 'inbox')).id
-})
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
 })
 
 let made = 0

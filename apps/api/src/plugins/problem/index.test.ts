@@ -60,19 +60,19 @@ describe('problem details', () => {
     })
   })
 
-  test('a statement timeout (57014) is a 503 timeout, not a bug', async () => {
-    const { response, body, reported } = await answer(withCode('57014'))
+  test.each([
+    ['a statement timeout (57014) is a 503 timeout, not a bug', '57014', '5', '/problems/timeout'],
+    [
+      'an unreachable database is a 503 to retry, not a bug',
+      'ECONNREFUSED',
+      '2',
+      '/problems/unavailable',
+    ],
+  ])('%s', async (_, code, retryAfter, type) => {
+    const { response, body, reported } = await answer(withCode(code))
     expect(response.status).toBe(503)
-    expect(response.headers.get('retry-after')).toBe('5')
-    expect(body.type).toBe('/problems/timeout')
-    expect(reported).toEqual([])
-  })
-
-  test('an unreachable database is a 503 to retry, not a bug', async () => {
-    const { response, body, reported } = await answer(withCode('ECONNREFUSED'))
-    expect(response.status).toBe(503)
-    expect(response.headers.get('retry-after')).toBe('2')
-    expect(body.type).toBe('/problems/unavailable')
+    expect(response.headers.get('retry-after')).toBe(retryAfter)
+    expect(body.type).toBe(type)
     expect(reported).toEqual([])
   })
 

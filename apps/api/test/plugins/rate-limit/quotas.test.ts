@@ -2,7 +2,7 @@
 // limit on bad keys.
 import { describe, expect, test } from 'bun:test'
 import { validDeployment } from '@shiplog/schema/testing'
-import { harnessPerFile, startHarness } from '../../support/harness.ts'
+import { harnessPerFile, withHarness } from '../../support/harness.ts'
 
 const h = harnessPerFile()
 
@@ -43,42 +43,42 @@ describe('rate limit', () => {
   })
 
   test('floods of bad keys from one address run into 429; a key in use there keeps working', async () => {
-    const flooded = await startHarness({
-      UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '5',
-      CLIENT_IP_HEADER: 'x-forwarded-for',
-    })
-    try {
-      const inUse = await flooded.post(validDeployment(), {
-        headers: { 'x-forwarded-for': '203.0.113.9' },
-      })
-      expect(inUse.status).toBe(202)
-      const statuses: number[] = []
-      for (let index = 0; index < 8; index++) {
-        const response = await flooded.post(validDeployment(), {
-          key: `shiplog_${String(index).padStart(43, 'x')}`,
+    await withHarness(
+      {
+        UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '5',
+        CLIENT_IP_HEADER: 'x-forwarded-for',
+      },
+      async (flooded) => {
+        const inUse = await flooded.post(validDeployment(), {
           headers: { 'x-forwarded-for': '203.0.113.9' },
         })
-        statuses.push(response.status)
-      }
-      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429])
-      // A valid key never seen from there is not looked up while the address is flooding.
-      const newcomer = await flooded.createKey()
-      const stranger = await flooded.post(validDeployment(), {
-        key: newcomer.key,
-        headers: { 'x-forwarded-for': '203.0.113.9' },
-      })
-      expect(stranger.status).toBe(429)
-      const good = await flooded.post(validDeployment(), {
-        headers: { 'x-forwarded-for': '203.0.113.9' },
-      })
-      expect(good.status).toBe(202)
-      const elsewhere = await flooded.post(validDeployment(), {
-        key: `shiplog_${'z'.repeat(43)}`,
-        headers: { 'x-forwarded-for': '198.51.100.1' },
-      })
-      expect(elsewhere.status).toBe(401)
-    } finally {
-      await flooded.close()
-    }
+        expect(inUse.status).toBe(202)
+        const statuses: number[] = []
+        for (let index = 0; index < 8; index++) {
+          const response = await flooded.post(validDeployment(), {
+            key: `shiplog_${String(index).padStart(43, 'x')}`,
+            headers: { 'x-forwarded-for': '203.0.113.9' },
+          })
+          statuses.push(response.status)
+        }
+        expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429])
+        // A valid key never seen from there is not looked up while the address is flooding.
+        const newcomer = await flooded.createKey()
+        const stranger = await flooded.post(validDeployment(), {
+          key: newcomer.key,
+          headers: { 'x-forwarded-for': '203.0.113.9' },
+        })
+        expect(stranger.status).toBe(429)
+        const good = await flooded.post(validDeployment(), {
+          headers: { 'x-forwarded-for': '203.0.113.9' },
+        })
+        expect(good.status).toBe(202)
+        const elsewhere = await flooded.post(validDeployment(), {
+          key: `shiplog_${'z'.repeat(43)}`,
+          headers: { 'x-forwarded-for': '198.51.100.1' },
+        })
+        expect(elsewhere.status).toBe(401)
+      },
+    )
   })
 })
