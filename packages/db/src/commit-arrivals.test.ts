@@ -4,6 +4,7 @@ import type { Tx } from './client.ts'
 import type { DeploymentJob } from './deployment-job.ts'
 import { replaceDeploymentCommits } from './queries/deployment-commits.ts'
 import { recordDeployments } from './queries/record-deployments.ts'
+import { heldOpen, untilWaitingOnLock } from './testing/held-transactions.ts'
 import { expectExact } from './testing/read-model-recount.ts'
 import { emptyRecordedTables, microsOf, toJob } from './testing/recorded-jobs.ts'
 import { twoWorkspacesPerFile } from './testing/two-workspaces.ts'
@@ -47,40 +48,6 @@ beforeEach(async () => {
   await sql.begin((tx: Tx) => recordDeployments(tx, [job(1, 0)]))
 })
 
-/** Resolves once `work` is done or some transaction of this database waits on a lock. */
-async function doneOrWaiting(work: Promise<unknown>) {
-  let done = false
-  work.then(
-    () => (done = true),
-    () => (done = true),
-  )
-  for (;;) {
-    const [waiting] = await sql<{ count: number }[]>`
-      select count(*)::int as count from pg_stat_activity
-       where datname = current_database() and wait_event_type = 'Lock'`
-    if (done || (waiting?.count ?? 0) > 0) return
-    await Bun.sleep(5)
-  }
-}
-
-/** A transaction that does `work`, then stays open until `release` is called. */
-function heldOpen(work: (tx: Tx) => Promise<unknown>) {
-  let release = () => {}
-  const released = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  let ready = () => {}
-  const started = new Promise<void>((resolve) => {
-    ready = resolve
-  })
-  const done = sql.begin(async (tx) => {
-    await work(tx)
-    ready()
-    await released
-  })
-  return { started, done, release }
-}
-
 async function expectRevertCounted() {
   const [facts] = await sql<{ reverts: boolean }[]>`
     select reverts from deployment_dora_facts where deployment_id = ${id(1)}`
@@ -89,20 +56,20 @@ async function expectRevertCounted() {
 }
 
 test('a list stored while the batch recording its receipt as an alias is uncommitted', async () => {
-  const recording = heldOpen((tx) => recordDeployments(tx, batch()))
+  const recording = heldOpen(sql, (tx) => recordDeployments(tx, batch()))
   await recording.started
   const listing = replaceDeploymentCommits(sql, files.workspaceIds[0], id(2), {
     truncated: false,
     commits,
   })
-  await doneOrWaiting(listing)
+  await untilWaitingOnLock(sql, listing)
   recording.release()
   await Promise.all([recording.done, listing])
   await expectRevertCounted()
 })
 
 test('a batch recording the alias while the list for its receipt is uncommitted', async () => {
-  const listing = heldOpen(async (tx) => {
+  const listing = heldOpen(sql, async (tx) => {
     await tx`
       insert into deployment_commit_lists (deployment_id, workspace_id, truncated)
       values (${id(2)}, ${files.workspaceIds[0]}, false)`
@@ -113,7 +80,7 @@ test('a batch recording the alias while the list for its receipt is uncommitted'
   })
   await listing.started
   const recording = sql.begin((tx: Tx) => recordDeployments(tx, batch()))
-  await doneOrWaiting(recording)
+  await untilWaitingOnLock(sql, recording)
   listing.release()
   await Promise.all([listing.done, recording])
   await expectRevertCounted()

@@ -4,6 +4,7 @@ import type { Tx } from './client.ts'
 import type { DeploymentJob } from './deployment-job.ts'
 import { recordDeployments } from './queries/record-deployments.ts'
 import { COMMITS } from './testing/delivery-runs.ts'
+import { heldOpen, untilWaitingOnLock } from './testing/held-transactions.ts'
 import { DAY_MICROS, expectExact } from './testing/read-model-recount.ts'
 import { emptyRecordedTables, microsOf, toJob } from './testing/recorded-jobs.ts'
 import { twoWorkspacesPerFile } from './testing/two-workspaces.ts'
@@ -115,23 +116,13 @@ describe('the latest deployment of a cell', () => {
              r.version, ${COMMITS[1] as string}, r.at::timestamptz, now()
         from unnest(${rows.map(({ last }) => id(last))}::uuid[], ${rows.map(({ last }) => last)}::text[],
                     ${rows.map(({ micros }) => instantFromMicros(micros).iso)}::text[]) as r(id, version, at)`
-    let inserted = () => {}
-    const firstInserted = new Promise<void>((resolve) => {
-      inserted = resolve
-    })
-    let release = () => {}
-    const released = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    const first = sql.begin(async (tx) => {
-      await insert(tx, [
+    const first = heldOpen(sql, (tx) =>
+      insert(tx, [
         { last: 'b', micros: t },
         { last: '2', micros: t - 2n * DAY_MICROS },
-      ])
-      inserted()
-      await released
-    })
-    await firstInserted
+      ]),
+    )
+    await first.started
     const second = sql.begin(async (tx) => {
       await insert(tx, [
         { last: 'c', micros: t },
@@ -139,15 +130,9 @@ describe('the latest deployment of a cell', () => {
       ])
     })
     // Wait until the second transaction is blocked on the first one's rows of the model.
-    for (;;) {
-      const [waiting] = await sql<{ count: number }[]>`
-        select count(*)::int as count from pg_stat_activity
-         where datname = current_database() and wait_event_type = 'Lock'`
-      if ((waiting?.count ?? 0) > 0) break
-      await Bun.sleep(5)
-    }
-    release()
-    await Promise.all([first, second])
+    await untilWaitingOnLock(sql)
+    first.release()
+    await Promise.all([first.done, second])
     expect(await latestOf('production')).toEqual({
       count: 5,
       id: id('c'),

@@ -10,6 +10,7 @@ import { DAY_MICROS } from './read-model-recount.ts'
 import {
   APPS,
   type Content,
+  contentOf,
   ENVIRONMENTS,
   jobId,
   microsOf,
@@ -58,15 +59,7 @@ export const contentKey = (c: Content) =>
 const cellKey = (c: Content) =>
   [c.workspace, nameKey(c.repository), nameKey(c.app), nameKey(c.environment)].join('|')
 
-const content: fc.Arbitrary<Content> = fc.record({
-  workspace: fc.constantFrom(0 as const, 1 as const),
-  repository: fc.constantFrom(...REPOSITORIES),
-  app: fc.constantFrom(...APPS),
-  environment: fc.constantFrom(...ENVIRONMENTS),
-  version: fc.constantFrom(...VERSIONS),
-  commitHash: fc.constantFrom(...COMMITS),
-  at: fc.constantFrom(...INSTANTS),
-})
+const content = contentOf(VERSIONS, COMMITS, fc.constantFrom(...INSTANTS))
 
 /** Another spelling of the same name, when it has one. */
 function respell(names: string[], name: string, pick: number): string {

@@ -4,7 +4,7 @@
 import { EARLIEST_MICROS, LATEST_MICROS, nameKey } from '@shiplog/schema'
 import fc from 'fast-check'
 import type { BucketUnit } from '../dora/time-units.ts'
-import { APPS, type Content, ENVIRONMENTS, microsOf, REPOSITORIES } from './recorded-jobs.ts'
+import { type Content, contentOf, ENVIRONMENTS, microsOf } from './recorded-jobs.ts'
 
 /** A day and a week in microseconds, as the scenarios draw them. */
 export const DAY = 86_400_000_000n
@@ -41,16 +41,7 @@ const offset = (spread: number) =>
 const near = (anchor: number, spread: number) =>
   offset(spread).map((shift) => clamp((ANCHORS[anchor] as bigint) + shift))
 
-const contentAt = (anchor: number) =>
-  fc.record({
-    workspace: fc.constantFrom(0 as const, 1 as const),
-    repository: fc.constantFrom(...REPOSITORIES),
-    app: fc.constantFrom(...APPS),
-    environment: fc.constantFrom(...ENVIRONMENTS),
-    version: fc.constantFrom(...VERSIONS),
-    commitHash: fc.constantFrom(...COMMITS),
-    at: near(anchor, 21),
-  })
+const contentAt = (anchor: number) => contentOf(VERSIONS, COMMITS, near(anchor, 21))
 
 // A delivery is new, or repeats an earlier one (same id: a retry; or a new id: an alias).
 const delivery = (anchor: number) =>

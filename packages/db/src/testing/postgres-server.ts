@@ -93,7 +93,7 @@ export class Server {
 
 // Servers still running when the process exits (a test run killed or timed out in setup) are
 // stopped there, so no stray postmaster outlives the run.
-export const live = new Set<() => void>()
+const live = new Set<() => void>()
 process.once('exit', () => {
   for (const cleanup of live) cleanup()
 })
@@ -128,6 +128,38 @@ export async function initServer(primary: Server): Promise<void> {
   await writeFile(join(primary.folder, 'pg_hba.conf'), HBA)
 }
 
+/**
+ * Servers named `names` in a new temporary folder, `stop`ped (after `beforeStop`) and removed
+ * once, by `stop()` or when the process exits. The first is the one the others depend on.
+ */
+export async function serversOfTheirOwn<Names extends string[]>(
+  binaries: string,
+  prefix: string,
+  names: [...Names],
+  beforeStop: () => Promise<void> = async () => {},
+) {
+  const root = await mkdtemp(join(tmpdir(), prefix))
+  await giveToServerUser(root)
+  const servers = names.map((name) => new Server(binaries, root, name)) as {
+    [Index in keyof Names]: Server
+  }
+  const cleanupNow = () => {
+    for (const server of [...servers].reverse()) server.stopNow()
+    rmSync(root, { recursive: true, force: true })
+  }
+  live.add(cleanupNow)
+  let stopped = false
+  const stop = async () => {
+    if (stopped) return
+    stopped = true
+    await beforeStop()
+    await Promise.allSettled(servers.map((server) => server.stop()))
+    await rm(root, { recursive: true, force: true })
+    live.delete(cleanupNow)
+  }
+  return { root, servers, stop }
+}
+
 /** A Postgres of the test's own, that the test may crash and start again. */
 export interface OwnPostgres {
   url: string
@@ -141,22 +173,10 @@ export interface OwnPostgres {
 
 /** Starts a Postgres of the test's own (initdb, a free port), as the `postgres` user when root. */
 export async function startOwnPostgres(binaries: string): Promise<OwnPostgres> {
-  const root = await mkdtemp(join(tmpdir(), 'shiplog-own-'))
-  await giveToServerUser(root)
-  const server = new Server(binaries, root, 'server')
-  const cleanupNow = () => {
-    server.stopNow()
-    rmSync(root, { recursive: true, force: true })
-  }
-  live.add(cleanupNow)
-  let stopped = false
-  const stop = async () => {
-    if (stopped) return
-    stopped = true
-    await server.stop().catch(() => {})
-    await rm(root, { recursive: true, force: true })
-    live.delete(cleanupNow)
-  }
+  const {
+    servers: [server],
+    stop,
+  } = await serversOfTheirOwn(binaries, 'shiplog-own-', ['server'])
   try {
     await initServer(server)
     await server.start()

@@ -3,6 +3,7 @@
 // recordDeployments.
 
 import { instantFromMicros, parseDateTime } from '@shiplog/schema'
+import fc from 'fast-check'
 import type { Sql } from '../client.ts'
 import type { DeploymentJob } from '../deployment-job.ts'
 
@@ -27,6 +28,24 @@ export interface Content {
   version: string
   commitHash: string
   at: bigint
+}
+
+/** A delivery's content: a workspace and names drawn from the lists above, with `versions`,
+ * `commits` and the instants `at` draws. */
+export function contentOf(
+  versions: string[],
+  commits: string[],
+  at: fc.Arbitrary<bigint>,
+): fc.Arbitrary<Content> {
+  return fc.record({
+    workspace: fc.constantFrom(0 as const, 1 as const),
+    repository: fc.constantFrom(...REPOSITORIES),
+    app: fc.constantFrom(...APPS),
+    environment: fc.constantFrom(...ENVIRONMENTS),
+    version: fc.constantFrom(...versions),
+    commitHash: fc.constantFrom(...commits),
+    at,
+  })
 }
 
 /** Unique job ids whose order is the rank's: the index only breaks ties and keeps them apart. */

@@ -1,10 +1,7 @@
-import { rmSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import postgres from 'postgres'
-import { giveToServerUser, runPostgresTool } from './postgres-binaries.ts'
-import { initServer, live, Server, until } from './postgres-server.ts'
+import { runPostgresTool } from './postgres-binaries.ts'
+import { initServer, serversOfTheirOwn, until } from './postgres-server.ts'
 
 export { findPostgresBinaries } from './postgres-binaries.ts'
 
@@ -32,26 +29,17 @@ export interface StreamingReplica {
  * is in recovery and streaming. Call `stop()` in `afterAll`.
  */
 export async function startStreamingReplica(binaries: string): Promise<StreamingReplica> {
-  const root = await mkdtemp(join(tmpdir(), 'shiplog-replica-'))
-  await giveToServerUser(root)
-  const primary = new Server(binaries, root, 'primary')
-  const replica = new Server(binaries, root, 'replica')
-  const cleanupNow = () => {
-    replica.stopNow()
-    primary.stopNow()
-    rmSync(root, { recursive: true, force: true })
-  }
-  live.add(cleanupNow)
   const admins: postgres.Sql[] = []
-  let stopped = false
-  const stop = async () => {
-    if (stopped) return
-    stopped = true
+  const closeAdmins = async () => {
     await Promise.all(admins.map((admin) => admin.end({ timeout: 1 }).catch(() => {})))
-    await Promise.allSettled([replica.stop(), primary.stop()])
-    await rm(root, { recursive: true, force: true })
-    live.delete(cleanupNow)
   }
+  const { root, servers, stop } = await serversOfTheirOwn(
+    binaries,
+    'shiplog-replica-',
+    ['primary', 'replica'],
+    closeAdmins,
+  )
+  const [primary, replica] = servers
   try {
     await initServer(primary)
     await primary.start()
