@@ -2,14 +2,13 @@ import { expect } from 'bun:test'
 import type { Sql } from '@shiplog/db/client'
 import { createSql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
-import { createTestDatabase, type TestDatabase } from '@shiplog/db/testing'
+import { createTestDatabase, perFile, type TestDatabase } from '@shiplog/db/testing'
 import type { Scope } from '@shiplog/schema'
 import { loadWorkerEnv } from '@shiplog/worker/env'
 import { createWorker } from '@shiplog/worker/worker'
 import { loadApiEnv } from '../../src/env.ts'
 import { listen } from '../../src/server/listener.ts'
 import { wireApi } from '../../src/wiring.ts'
-import { perFile } from './per-file.ts'
 
 /**
  * The fields of the interface's Deployment table, stated here independently of the schema so a

@@ -1,12 +1,11 @@
 // Shiplog at http://localhost:<port>, its OpenID provider at http://127.0.0.1:<other port> (another
 // site, as in production), and Chromium: what the single sign-on tests drive.
 import { expect } from 'bun:test'
-import { randomPort } from '@shiplog/db/testing'
+import { perFile, randomPort } from '@shiplog/db/testing'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { launchBrowser } from '../web/browser.ts'
 import { type Harness, startHarness } from './harness.ts'
 import { CLIENT, PEOPLE, startProvider, type TestProvider } from './oidc-provider.ts'
-import { perFile } from './per-file.ts'
 
 export const ROLE_MAPPING = 'group:shiplog-admins=acme:admin; group:shiplog-viewers=acme:viewer'
 

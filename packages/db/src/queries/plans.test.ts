@@ -2,40 +2,24 @@
 // ones (plan_cache_mode = force_generic_plan): postgres.js prepares its statements, and after
 // five executions Postgres may switch to a generic plan, which knows nothing of the parameters.
 // Plans are captured by auto_explain on the test's own connection, as the app runs the queries.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Sql } from '../client.ts'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { deploymentFrequency } from '../dora/deployment-frequency.ts'
-import {
-  indexesOf,
-  type PlannedDatabase,
-  seqScanned,
-  startPlannedDatabase,
-} from '../testing/planned-database.ts'
+import { perFile } from '../testing/per-file.ts'
+import { indexesOf, seqScanned, startPlannedDatabase } from '../testing/planned-database.ts'
 import { RARE_ENVIRONMENT } from '../testing/seed-deployments.ts'
 import { listApplications, listEnvironments } from './catalog.ts'
 import { deploymentMatrix } from './deployment-matrix.ts'
 import { type DeploymentFilters, findRecordedDeployment, listDeployments } from './deployments.ts'
 
-let planned: PlannedDatabase
-let seeder: Sql
-let sql: Sql
-let workspaceId: string
-let scansWhile: PlannedDatabase['scansWhile']
-
-beforeAll(async () => {
-  planned = await startPlannedDatabase()
-  ;({ seeder, sql, workspaceId, scansWhile } = planned)
-}, 120_000)
-
-afterAll(() => planned?.close())
+const planned = perFile(startPlannedDatabase, 120_000)
 
 const list = (filters: Partial<DeploymentFilters>) => () =>
-  listDeployments(sql, { workspaceId, limit: 50, ...filters })
+  listDeployments(planned.sql, { workspaceId: planned.workspaceId, limit: 50, ...filters })
 
 describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => {
   // One connection, so the setting holds for every statement of the describe.
   beforeAll(async () => {
-    await sql.unsafe(`set plan_cache_mode = ${mode}`)
+    await planned.sql.unsafe(`set plan_cache_mode = ${mode}`)
   })
 
   const day = 86_400_000
@@ -107,7 +91,7 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => 
   ]
   for (const [name, filters, index] of listings) {
     test(`GET /v1/deployments, ${name}: walks ${index}, no sequential scan of deployments`, async () => {
-      const scans = await scansWhile(list(filters()))
+      const scans = await planned.scansWhile(list(filters()))
       expect(indexesOf(scans)).toContain(index)
       expect(seqScanned(scans)).not.toContain('deployments')
     })
@@ -116,28 +100,36 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => 
   test('the next page starts where the cursor points, on the same index', async () => {
     const first = await list({})()
     expect(first.next).not.toBeNull()
-    const scans = await scansWhile(list({ after: first.next ?? undefined }))
+    const scans = await planned.scansWhile(list({ after: first.next ?? undefined }))
     expect(indexesOf(scans)).toContain('deployments_newest')
     expect(seqScanned(scans)).not.toContain('deployments')
   })
 
   test('a receipt is one probe of the primary key', async () => {
-    const [row] = await seeder<{ id: string }[]>`select id from deployments limit 1`
-    const scans = await scansWhile(() => findRecordedDeployment(sql, workspaceId, row?.id ?? ''))
+    const [row] = await planned.seeder<{ id: string }[]>`select id from deployments limit 1`
+    const scans = await planned.scansWhile(() =>
+      findRecordedDeployment(planned.sql, planned.workspaceId, row?.id ?? ''),
+    )
     expect(indexesOf(scans)).toContain('deployments_pkey')
     expect(seqScanned(scans)).not.toContain('deployments')
   })
 
   const summaries: [string, () => Promise<unknown>][] = [
-    ['GET /v1/applications', () => listApplications(sql, workspaceId)],
-    ['GET /v1/applications?repository=', () => listApplications(sql, workspaceId, 'acme/repo-001')],
-    ['GET /v1/environments', () => listEnvironments(sql, workspaceId)],
-    ['GET /v1/state', () => deploymentMatrix(sql, workspaceId)],
-    ['GET /v1/state?repository=', () => deploymentMatrix(sql, workspaceId, 'acme/repo-001')],
+    ['GET /v1/applications', () => listApplications(planned.sql, planned.workspaceId)],
+    [
+      'GET /v1/applications?repository=',
+      () => listApplications(planned.sql, planned.workspaceId, 'acme/repo-001'),
+    ],
+    ['GET /v1/environments', () => listEnvironments(planned.sql, planned.workspaceId)],
+    ['GET /v1/state', () => deploymentMatrix(planned.sql, planned.workspaceId)],
+    [
+      'GET /v1/state?repository=',
+      () => deploymentMatrix(planned.sql, planned.workspaceId, 'acme/repo-001'),
+    ],
   ]
   for (const [name, read] of summaries) {
     test(`${name} reads deployment_cells and never a deployment`, async () => {
-      const scans = await scansWhile(read)
+      const scans = await planned.scansWhile(read)
       expect(scans.map((scan) => scan.relation)).toContain('deployment_cells')
       expect(
         scans.filter(
@@ -156,9 +148,9 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('with %s', (mode) => 
       // Not at midnight, so both ends are part-days.
       const until = BigInt(Date.now() - (Date.now() % day) - 5 * 3_600_000) * 1000n
       const since = until - BigInt(days) * BigInt(day) * 1000n + 7_200_000_000n
-      const scans = await scansWhile(() =>
-        deploymentFrequency(sql, {
-          workspaceId,
+      const scans = await planned.scansWhile(() =>
+        deploymentFrequency(planned.sql, {
+          workspaceId: planned.workspaceId,
           environmentKey: 'production',
           bucket,
           since,

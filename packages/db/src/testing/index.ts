@@ -2,6 +2,7 @@
 // get a database of their own, seed it, run the CLI against it and wait for what they started.
 // Never imported by what ships.
 export { randomPort } from './free-port.ts'
+export { perFile } from './per-file.ts'
 export { type OwnPostgres, startOwnPostgres } from './postgres-server.ts'
 export { refuseVersion } from './refuse-version.ts'
 export { runCli } from './run-cli.ts'

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'bun:test'
 
 /**
- * What a test file starts once (a harness, an app served with its provider): started before the
+ * What a test file starts once (the API's harness, a seeded database): started before the
  * file's first test, closed after its last. Call it at the top of the file; what it returns stands
  * for what was started inside hooks and tests (not while the file loads).
  */
