@@ -4228,6 +4228,14 @@ var DeploymentStatus = Type.Object({
   })
 }, { $id: "DeploymentStatus" });
 
+// packages/schema/src/page.ts
+var PageOf = (item, $id) => Type.Object({
+  data: Type.Array(item),
+  nextCursor: Type.Union([Type.String(), Type.Null()], {
+    description: "Pass as `cursor` for the next page; null on the last page"
+  })
+}, { $id });
+
 // packages/schema/src/deployment-record.ts
 var Nullable3 = (schema) => Type.Union([schema, Type.Null()]);
 var DeploymentRecord = Type.Object({
@@ -4245,12 +4253,7 @@ var DeploymentRecord = Type.Object({
   recordedAt: Type.String({ format: "date-time", description: "When the worker stored it" }),
   changeType: ChangeType
 }, { $id: "DeploymentRecord" });
-var DeploymentPage = Type.Object({
-  data: Type.Array(DeploymentStatus),
-  nextCursor: Type.Union([Type.String(), Type.Null()], {
-    description: "Pass as `cursor` for the next page; null on the last page"
-  })
-}, { $id: "DeploymentPage" });
+var DeploymentPage = PageOf(DeploymentStatus, "DeploymentPage");
 var FlagParameter = (description) => Type.Union([Type.Literal("true"), Type.Literal("false")], { description });
 var ListDeploymentsQuery = Type.Object({
   app: NameParameter("Only this application (any case)"),
@@ -4360,12 +4363,7 @@ var FirstDelivery = Type.Object({
   author: Nullable4("Its author’s name"),
   url: Nullable4("The commit on its code host, from the list’s webUrl")
 }, { $id: "FirstDelivery" });
-var FirstDeliveryPage = Type.Object({
-  data: Type.Array(FirstDelivery),
-  nextCursor: Type.Union([Type.String(), Type.Null()], {
-    description: "Pass as `cursor` for the next page; null on the last page"
-  })
-}, { $id: "FirstDeliveryPage" });
+var FirstDeliveryPage = PageOf(FirstDelivery, "FirstDeliveryPage");
 var ListCommitsQuery = Type.Object({
   environment: NameParameter("Only this environment (any case)"),
   production: Type.Optional(Type.Union([Type.Literal("true"), Type.Literal("false")], {
@@ -4450,12 +4448,7 @@ var Incident = Type.Object({
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" })
 }, { $id: "Incident" });
-var IncidentPage = Type.Object({
-  data: Type.Array(Incident),
-  nextCursor: Type.Union([Type.String(), Type.Null()], {
-    description: "Pass as `cursor` for the next page; null on the last page"
-  })
-}, { $id: "IncidentPage" });
+var IncidentPage = PageOf(Incident, "IncidentPage");
 var ListIncidentsQuery = Type.Object({
   environment: NameParameter("Only this environment (any case)"),
   app: NameParameter("Only incidents naming this application (any case)"),

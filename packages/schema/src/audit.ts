@@ -1,6 +1,7 @@
 // The audit trail's schemas, at `@shiplog/schema/audit` rather than in the index: the GitHub
 // Action bundles the index, and has no use for them.
 import { type Static, Type } from '@sinclair/typebox'
+import { PageOf } from './page.ts'
 import { DateTimeParameter, PageParameters } from './parameters.ts'
 
 /** What the audit trail records: each change to the record, keys included. */
@@ -67,15 +68,7 @@ export const AuditEvent = Type.Object(
 export type AuditEvent = Static<typeof AuditEvent>
 
 /** One page of the audit trail, newest first. */
-export const AuditPage = Type.Object(
-  {
-    data: Type.Array(AuditEvent),
-    nextCursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'Pass as `cursor` for the next page; null on the last page',
-    }),
-  },
-  { $id: 'AuditPage' },
-)
+export const AuditPage = PageOf(AuditEvent, 'AuditPage')
 export type AuditPage = Static<typeof AuditPage>
 
 /** Query of `GET /v1/audit`. */

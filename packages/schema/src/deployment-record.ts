@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { ChangeType } from './change-type.ts'
 import { DeploymentStatus } from './deployment-status.ts'
+import { PageOf } from './page.ts'
 import { DateTimeParameter, IdParameters, NameParameter, PageParameters } from './parameters.ts'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
@@ -28,15 +29,7 @@ export const DeploymentRecord = Type.Object(
 export type DeploymentRecord = Static<typeof DeploymentRecord>
 
 /** One page of deployments, newest `deployedAt` first. */
-export const DeploymentPage = Type.Object(
-  {
-    data: Type.Array(DeploymentStatus),
-    nextCursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'Pass as `cursor` for the next page; null on the last page',
-    }),
-  },
-  { $id: 'DeploymentPage' },
-)
+export const DeploymentPage = PageOf(DeploymentStatus, 'DeploymentPage')
 export type DeploymentPage = Static<typeof DeploymentPage>
 
 /** A true-or-false filter of a list. */

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { PageOf } from './page.ts'
 import type { CommitCursor } from './page-cursor.ts'
 import { DateTimeParameter, NameParameter, PageParameters } from './parameters.ts'
 
@@ -27,15 +28,7 @@ export const FirstDelivery = Type.Object(
 export type FirstDelivery = Static<typeof FirstDelivery>
 
 /** One page of first deliveries, newest deployment first. */
-export const FirstDeliveryPage = Type.Object(
-  {
-    data: Type.Array(FirstDelivery),
-    nextCursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'Pass as `cursor` for the next page; null on the last page',
-    }),
-  },
-  { $id: 'FirstDeliveryPage' },
-)
+export const FirstDeliveryPage = PageOf(FirstDelivery, 'FirstDeliveryPage')
 export type FirstDeliveryPage = Static<typeof FirstDeliveryPage>
 
 /** Query of `GET /v1/commits`. */

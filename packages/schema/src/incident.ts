@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { PageOf } from './page.ts'
 import { DateTimeParameter, IdParameters, NameParameter, PageParameters } from './parameters.ts'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
@@ -105,15 +106,7 @@ export const Incident = Type.Object(
 export type Incident = Static<typeof Incident>
 
 /** One page of incidents, latest `startedAt` first. */
-export const IncidentPage = Type.Object(
-  {
-    data: Type.Array(Incident),
-    nextCursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'Pass as `cursor` for the next page; null on the last page',
-    }),
-  },
-  { $id: 'IncidentPage' },
-)
+export const IncidentPage = PageOf(Incident, 'IncidentPage')
 export type IncidentPage = Static<typeof IncidentPage>
 
 /** Query of `GET /v1/incidents`. */
