@@ -1,11 +1,11 @@
 #!/usr/bin/env bun
 import { consoleOutput } from './ci-output.ts'
-import { createShiplogClient } from './client.ts'
+import { createShiplogClient, type ShiplogClient } from './client.ts'
 import { parseEnvironmentsArgs, runEnvironments } from './environments.ts'
 import { localCheckout } from './git-checkout.ts'
 import { describeIncidentError, runIncident } from './incident.ts'
 import { parseIncidentArgs } from './incident-args.ts'
-import { describeError, exitCodeFor, runNotify } from './notify.ts'
+import { describeError, exitCodeFor, type Output, runNotify } from './notify.ts'
 import { planNotify } from './notify-args.ts'
 import { commandArgs, environment, exit } from './runtime.ts'
 
@@ -109,36 +109,50 @@ async function main(args: string[]): Promise<number> {
   return runNotify(plan, client, consoleOutput(env), git)
 }
 
-async function incident(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log(INCIDENT_USAGE)
-    return 0
-  }
-  let plan: ReturnType<typeof parseIncidentArgs>
-  try {
-    plan = parseIncidentArgs(args, environment(), new Date())
-  } catch (error) {
-    for (const line of describeIncidentError(error)) console.error(line)
-    return exitCodeFor(error)
-  }
-  const client = createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey })
-  return runIncident(plan, client, consoleOutput(environment()))
+/**
+ * A command besides notify: its usage, how it reads its arguments and tells what is wrong with
+ * them, and what it does.
+ */
+interface Subcommand<Plan extends { url: string; apiKey: string }> {
+  usage: string
+  parse: (args: string[]) => Plan
+  describe: (error: unknown) => string[]
+  run: (plan: Plan, client: ShiplogClient, output: Output) => Promise<number>
 }
 
-async function environments(args: string[]): Promise<number> {
+async function subcommand<Plan extends { url: string; apiKey: string }>(
+  args: string[],
+  { usage, parse, describe, run }: Subcommand<Plan>,
+): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
-    console.log(ENVIRONMENTS_USAGE)
+    console.log(usage)
     return 0
   }
-  let plan: ReturnType<typeof parseEnvironmentsArgs>
+  let plan: Plan
   try {
-    plan = parseEnvironmentsArgs(args, environment())
+    plan = parse(args)
   } catch (error) {
-    for (const line of describeError(error, {}, 'environments')) console.error(line)
+    for (const line of describe(error)) console.error(line)
     return exitCodeFor(error)
   }
   const client = createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey })
-  return runEnvironments(plan, client, consoleOutput(environment()))
+  return run(plan, client, consoleOutput(environment()))
 }
+
+const incident = (args: string[]) =>
+  subcommand(args, {
+    usage: INCIDENT_USAGE,
+    parse: (given) => parseIncidentArgs(given, environment(), new Date()),
+    describe: describeIncidentError,
+    run: runIncident,
+  })
+
+const environments = (args: string[]) =>
+  subcommand(args, {
+    usage: ENVIRONMENTS_USAGE,
+    parse: (given) => parseEnvironmentsArgs(given, environment()),
+    describe: (error) => describeError(error, {}, 'environments'),
+    run: runEnvironments,
+  })
 
 exit(await main(commandArgs()))

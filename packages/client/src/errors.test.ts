@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
-import type { DeploymentStatus } from '@shiplog/schema'
 import { DeploymentFailedError, DeploymentWaitTimeoutError, ShiplogError } from './errors.ts'
+import { QUEUED_RECEIPT } from './testing/queued-receipt.ts'
 
 test('ShiplogError carries the status, type, problem and field errors', () => {
   const problem = {
@@ -20,39 +20,20 @@ test('ShiplogError carries the status, type, problem and field errors', () => {
   expect(error.message).toBe('422 Validation failed: version is required')
 })
 
-const queued: DeploymentStatus = {
-  id: '01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4',
-  status: 'queued',
-  repositoryFullName: 'acme/shop',
-  environment: 'production',
-  app: 'checkout',
-  version: '1.2.3',
-  commitHash: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
-  description: null,
-  author: null,
-  deployedAt: '2026-05-01T12:00:00.000Z',
-  monorepoPath: null,
-  receivedAt: '2026-05-01T12:00:00.000Z',
-  recordedAt: null,
-  changeType: null,
-  changeFailure: null,
-  duplicateOf: null,
-  failure: null,
-  voided: null,
-}
-
 test('a failed deployment says why and after how many attempts', () => {
   const error = new DeploymentFailedError({
-    ...queued,
+    ...QUEUED_RECEIPT,
     status: 'failed',
     failure: { reason: 'deadlock detected', attempts: 7, failedAt: '2026-05-01T12:10:00.000Z' },
   })
   expect(error.reason).toBe('deadlock detected')
-  expect(error.message).toBe(`Deployment ${queued.id} failed after 7 attempts: deadlock detected`)
+  expect(error.message).toBe(
+    `Deployment ${QUEUED_RECEIPT.id} failed after 7 attempts: deadlock detected`,
+  )
 })
 
 test('a wait that timed out says the deployment may still be recorded', () => {
-  const error = new DeploymentWaitTimeoutError(queued, 30_000)
-  expect(error.message).toStartWith(`Deployment ${queued.id} was still queued after 30 s`)
-  expect(error.deployment).toBe(queued)
+  const error = new DeploymentWaitTimeoutError(QUEUED_RECEIPT, 30_000)
+  expect(error.message).toStartWith(`Deployment ${QUEUED_RECEIPT.id} was still queued after 30 s`)
+  expect(error.deployment).toBe(QUEUED_RECEIPT)
 })

@@ -1,28 +1,8 @@
 import { expect, test } from 'bun:test'
 import type { DeploymentStatus } from '@shiplog/schema'
 import { DeploymentFailedError, DeploymentWaitTimeoutError } from './errors.ts'
+import { QUEUED_RECEIPT } from './testing/queued-receipt.ts'
 import { pollUntilRecorded } from './wait.ts'
-
-const base: DeploymentStatus = {
-  id: '01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4',
-  status: 'queued',
-  repositoryFullName: 'acme/shop',
-  environment: 'production',
-  app: 'checkout',
-  version: '1.2.3',
-  commitHash: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
-  description: null,
-  author: null,
-  deployedAt: '2026-05-01T12:00:00.000Z',
-  monorepoPath: null,
-  receivedAt: '2026-05-01T12:00:00.000Z',
-  recordedAt: null,
-  changeType: null,
-  changeFailure: null,
-  duplicateOf: null,
-  failure: null,
-  voided: null,
-}
 
 /** A fake clock that only moves when the loop sleeps, and the statuses the server reports. */
 function scripted(...statuses: Partial<DeploymentStatus>[]) {
@@ -32,7 +12,10 @@ function scripted(...statuses: Partial<DeploymentStatus>[]) {
   return {
     slept,
     polls: () => polls,
-    get: async () => ({ ...base, ...(statuses[Math.min(polls++, statuses.length - 1)] ?? {}) }),
+    get: async () => ({
+      ...QUEUED_RECEIPT,
+      ...(statuses[Math.min(polls++, statuses.length - 1)] ?? {}),
+    }),
     sleep: async (ms: number) => {
       slept.push(ms)
       clock += ms

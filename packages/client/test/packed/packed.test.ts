@@ -62,7 +62,9 @@ test('the tarballs hold the built dist/ and a manifest npm can install, nothing 
   const subpaths = Object.keys(schema.exports)
   expect(subpaths).toContain('./deployment')
   expect(subpaths).toContain('./audit')
-  expect(subpaths.filter((path) => /env|deployment-job|suggest|testing/.test(path))).toEqual([])
+  expect(
+    subpaths.filter((path) => /^\.\/(env|deployment-job|suggest|page|testing)$/.test(path)),
+  ).toEqual([])
   expect(schema.exports['./problem']).toEqual({
     types: './dist/problem.d.ts',
     import: './dist/problem.js',
