@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runProcess } from '@shiplog/db/testing'
 import { createShiplogClient } from '../src/index.ts'
 import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
-import { runProcess } from './run-process.ts'
 
 const SHA = '9fceb02d0ae598e95dc970b74767f19372d61af8'
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runProcess } from '@shiplog/db/testing'
 import { type LiveApi, startLiveApi } from './live-api.ts'
 
 // The client library bundled as published and run under plain Node against a running Shiplog.
@@ -44,15 +45,10 @@ test.skipIf(!Bun.which('node'))(
       })
       expect(build.success).toBe(true)
       await writeFile(join(dir, 'smoke.mjs'), NODE_SMOKE)
-      const run = Bun.spawn(['node', join(dir, 'smoke.mjs'), live.url, key], {
-        stdout: 'pipe',
-        stderr: 'pipe',
-      })
-      const [stdout, stderr, code] = await Promise.all([
-        new Response(run.stdout).text(),
-        new Response(run.stderr).text(),
-        run.exited,
-      ])
+      const { stdout, stderr, code } = await runProcess(
+        ['node', join(dir, 'smoke.mjs'), live.url, key],
+        { cwd: dir, env: process.env },
+      )
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
       expect(JSON.parse(stdout)).toEqual({ status: 'recorded', invalid: 422 })
     } finally {

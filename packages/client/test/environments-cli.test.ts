@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
+import { runProcess } from '@shiplog/db/testing'
 import { inherited } from './git-repo.ts'
 import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
-import { runProcess } from './run-process.ts'
 
 // `shiplog environments list|set`: the pipeline order of a workspace's environments, read and set
 // through a real API.

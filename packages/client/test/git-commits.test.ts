@@ -2,10 +2,10 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runProcess } from '@shiplog/db/testing'
 import { createShiplogClient } from '../src/index.ts'
 import { commitAt as commitWithTimes, git, inherited, notifyCheckout } from './git-repo.ts'
 import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
-import { runProcess } from './run-process.ts'
 
 const commitAt = (
   repo: string,

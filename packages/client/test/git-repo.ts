@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { runProcess } from './run-process.ts'
+import { runProcess } from '@shiplog/db/testing'
 
 /** The parent's environment without CI, Shiplog or git variables, which must not leak into runs. */
 export const inherited = Object.fromEntries(

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { runProcess } from '@shiplog/db/testing'
 import { inherited } from './git-repo.ts'
 import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
 import { prefixProxy } from './prefix-proxy.ts'
-import { runProcess } from './run-process.ts'
 
 // Shiplog behind a proxy that serves it under /shiplog/: the API's Location names /v1/…, which
 // the proxy does not serve; the receipt the CLI prints must keep the prefix.

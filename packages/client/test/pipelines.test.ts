@@ -2,12 +2,12 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runProcess } from '@shiplog/db/testing'
 import { createShiplogClient } from '../src/index.ts'
 import { releaseHistory, revList } from './git-repo.ts'
 import { type LiveApi, ROOT, startLiveApi } from './live-api.ts'
 import { type ToolPath, toolPath } from './node-only-path.ts'
 import { prefixProxy } from './prefix-proxy.ts'
-import { runProcess } from './run-process.ts'
 
 // The GitLab CI template and the Buildkite, CircleCI and Jenkins snippets of docs/pipelines.md,
 // parsed, then their script lines run by `sh` as the CI would, with that CI's variables, in a real

@@ -1,8 +1,8 @@
 import { expect } from 'bun:test'
 import { join } from 'node:path'
+import { runProcess } from '@shiplog/db/testing'
 import { inherited, notifyCheckout } from './git-repo.ts'
 import { ROOT } from './live-api.ts'
-import { runProcess } from './run-process.ts'
 
 /**
  * The `shiplog` CLI as a pipeline runs it in the checkout `repo`, against the API at `url` with

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runProcess } from '@shiplog/db/testing'
 import type { Checkout } from '../src/git-checkout.ts'
 import { collectCommits, FIRST_DEPLOYMENT_HISTORY } from '../src/git-commits.ts'
 import { runProgram } from '../src/runtime.ts'
 import { commitAt, git, inherited } from './git-repo.ts'
-import { runProcess } from './run-process.ts'
 
 // What `collectCommits` says each commit reverts, for every form decisions §8 lists, read from a
 // real repository: git's and GitLab's line (in full or abbreviated), GitHub's button on a

@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runProcess } from '@shiplog/db/testing'
 import { createShiplogClient } from '../src/index.ts'
 import { git, releaseHistory, revList } from './git-repo.ts'
 import { type LiveApi, startLiveApi } from './live-api.ts'
 import { type ToolPath, toolPath } from './node-only-path.ts'
-import { runProcess } from './run-process.ts'
 
 // The CLI as a pipeline gets it from the Shiplog it reports to, run under plain Node with no
 // registry reachable, from a laptop's checkout: no CI variables, so the commit is HEAD, the

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Validator } from '@seriousme/openapi-schema-validator'
+import { runProcess } from '@shiplog/db/testing'
 import { DeploymentInput } from '@shiplog/schema'
 import { validDeployment } from '@shiplog/schema/testing'
 import { harnessPerFile } from '../support/harness.ts'
@@ -67,29 +68,16 @@ test('Redocly’s recommended ruleset reports no error and no warning on /openap
   try {
     await Bun.write(join(dir, 'openapi.json'), served)
     // Offline: no telemetry, no update check; run from an empty folder so no config is picked up.
-    const lint = Bun.spawn(
-      [
-        process.execPath,
-        Bun.resolveSync('@redocly/cli/bin/cli.js', import.meta.dir),
-        'lint',
-        'openapi.json',
-        '--extends',
-        'recommended',
-        '--format',
-        'json',
-      ],
-      {
-        cwd: dir,
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },
-        stdout: 'pipe',
-        stderr: 'pipe',
-      },
-    )
-    const [output, errors, code] = await Promise.all([
-      new Response(lint.stdout).text(),
-      new Response(lint.stderr).text(),
-      lint.exited,
-    ])
+    const cli = Bun.resolveSync('@redocly/cli/bin/cli.js', import.meta.dir)
+    const lint = ['lint', 'openapi.json', '--extends', 'recommended', '--format', 'json']
+    const {
+      stdout: output,
+      stderr: errors,
+      code,
+    } = await runProcess([process.execPath, cli, ...lint], {
+      cwd: dir,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },
+    })
     const report = JSON.parse(output || `{"stderr":${JSON.stringify(errors)}}`)
     const problems = (report.problems ?? []).map(
       (problem: Json) =>

@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runProcess } from '@shiplog/db/testing'
 import { ROOT } from '../live-api.ts'
 import { nodeOnlyPath } from '../node-only-path.ts'
-import { runProcess } from '../run-process.ts'
 
 export const PACKAGES = ['schema', 'client'] as const
 

@@ -6,6 +6,7 @@ export { perFile } from './per-file.ts'
 export { type OwnPostgres, startOwnPostgres } from './postgres-server.ts'
 export { refuseVersion } from './refuse-version.ts'
 export { runCli } from './run-cli.ts'
+export { type Finished, runProcess } from './run-process.ts'
 export { seedCommits } from './seed-commits.ts'
 export { RARE_ENVIRONMENT, seedDeployments } from './seed-deployments.ts'
 export {
