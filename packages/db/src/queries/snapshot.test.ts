@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createSql, type Queryable, type Sql } from '../client.ts'
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
+import { expect, test } from 'bun:test'
+import type { Queryable } from '../client.ts'
+import { databasePerFile } from '../testing/database-per-file.ts'
 import { inSnapshot, poolOf } from './snapshot.ts'
 import { ensureWorkspace } from './workspaces.ts'
 
 // A dashboard page reads in one snapshot and hands it to services that open snapshots of their
 // own: theirs must be the page's, so every part of the page sees the same moment.
 
-let database: TestDatabase
-let sql: Sql
-beforeAll(async () => {
-  database = await createTestDatabase()
-  sql = createSql(database.url, { applicationName: 'snapshot-test', maxConnections: 3 })
-})
-afterAll(async () => {
-  await sql?.end()
-  await database?.drop()
-})
+const { sql } = databasePerFile({ applicationName: 'snapshot-test', maxConnections: 3 })
 
 const slugs = (q: Queryable) =>
   q<{ slug: string }[]>`select slug from workspaces where slug like 'snap-%' order by slug`.then(

@@ -28,6 +28,7 @@ export function databasePerFile(options: ClientOptions): { sql: Sql; readonly ur
     sql: new Proxy((() => {}) as unknown as Sql, {
       apply: (_, self, args) => Reflect.apply(opened(client), self, args),
       get: (_, property) => Reflect.get(opened(client), property),
+      has: (_, property) => Reflect.has(opened(client), property),
     }),
     get url() {
       return opened(database).url

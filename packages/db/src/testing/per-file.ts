@@ -14,10 +14,12 @@ export function perFile<Started extends { close(): Promise<void> }>(
     started = await start()
   }, timeoutMs)
   afterAll(() => started?.close())
+  const opened = (property: PropertyKey) => {
+    if (!started) throw new Error(`not started yet: read .${String(property)} inside a test`)
+    return started
+  }
   return new Proxy({} as Started, {
-    get(_, property) {
-      if (!started) throw new Error(`not started yet: read .${String(property)} inside a test`)
-      return Reflect.get(started, property)
-    },
+    get: (_, property) => Reflect.get(opened(property), property),
+    has: (_, property) => Reflect.has(opened(property), property),
   })
 }
