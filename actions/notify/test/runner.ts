@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runProcess } from '@shiplog/db/testing'
 import { ROOT } from '../../../packages/client/test/live-api.ts'
-import { runProcess } from '../../../packages/client/test/run-process.ts'
 import { inputVariable } from '../src/inputs.ts'
 
 export const ACTION = join(ROOT, 'actions/notify')
