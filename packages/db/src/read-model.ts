@@ -2,7 +2,7 @@
 // of packages/db/sql (03_read_model.sql, 07_dora_facts.sql); the steps that keep it are there
 // too, called by the triggers of 09_triggers.sql.
 import type { Sql } from './client.ts'
-import { inSnapshot } from './queries/snapshot.ts'
+import { inSnapshot } from './read/snapshot.ts'
 
 /** The read model's tables, each with the view that computes it from the deployments. */
 const TABLES = [

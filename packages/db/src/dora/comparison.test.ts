@@ -3,13 +3,14 @@ import fc from 'fast-check'
 import { createSql, type Sql } from '../client.ts'
 import { recordDeployments } from '../queries/record-deployments.ts'
 import { ensureWorkspace } from '../queries/workspaces.ts'
+import { inSnapshot } from '../read/snapshot.ts'
 import { HOUR, historyArbitrary, WINDOW } from '../testing/dora-histories.ts'
 import { inOrder, replay } from '../testing/dora-replay.ts'
 import { emptyRecordedTables } from '../testing/recorded-jobs.ts'
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
 import { doraComparison } from './comparison.ts'
+import { doraStatement } from './statement.ts'
 import { isoOf } from './time-units.ts'
-import { doraWindowRows } from './window-rows.ts'
 
 // The DORA page's comparison, on random histories of one application in production (and a
 // second application with a rollback beside it): the previous period's row equals that period
@@ -49,15 +50,14 @@ async function recordSearch(at: bigint) {
   await sql.begin((tx) => recordDeployments(tx, jobs))
 }
 
-const rows = (since: bigint, until: bigint, appKey?: string) =>
-  doraWindowRows(sql, {
-    workspaceId,
-    environmentKeys: ['production'],
-    since,
-    until,
-    bucket: 'day',
-    ...(appKey === undefined ? {} : { appKey }),
-  })
+/** The row of [since, until) asked alone, as the five keys ask their window's. */
+const rowOf = async (since: bigint, until: bigint, appKey?: string) => {
+  const scope = { workspaceId, environmentKeys: ['production'], appKey }
+  const periods = await inSnapshot(sql, (tx) =>
+    doraStatement(tx, scope, [{ since, until, whole: true }]),
+  )
+  return periods?.[0]?.whole
+}
 
 test('property: the previous period and each application equal their windows asked alone', async () => {
   const reached = { previousDeployments: 0, failedApplications: 0, leadCommits: 0 }
@@ -76,17 +76,17 @@ test('property: the previous period and each application equal their windows ask
         const query = { workspaceId, environmentKeys: ['production'], since, until, bucket: 'week' }
         const comparison = await doraComparison(sql, query as never)
         if (!comparison) throw new Error('production has deployments')
-        const previous = await rows(2n * since - until, since)
-        expect(comparison.previous.row).toEqual(previous?.window as never)
-        const window = await rows(since, until)
+        const previous = await rowOf(2n * since - until, since)
+        expect(comparison.previous.row).toEqual(previous as never)
+        const window = await rowOf(since, until)
         const apps = Object.fromEntries(comparison.applications.map((a) => [a.app, a]))
         for (const app of ['api', 'search']) {
-          const alone = (await rows(since, until, app))?.window
+          const alone = await rowOf(since, until, app)
           if (alone?.deployments === 0) expect(apps[app]).toBeUndefined()
           else expect(apps[app]?.row).toEqual(alone as never)
         }
         const total = comparison.applications.reduce((sum, a) => sum + a.row.deployments, 0)
-        expect(total).toBe(window?.window.deployments as number)
+        expect(total).toBe(window?.deployments as number)
         if (comparison.previous.row.deployments > 0) reached.previousDeployments++
         if (comparison.applications.some((a) => a.row.failed > 0)) reached.failedApplications++
         if (comparison.applications.some((a) => a.row.leadCommits > 0)) reached.leadCommits++

@@ -1,10 +1,9 @@
 import type { DeploymentFrequency } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
-import { applicationsInOrder } from '../queries/application-order.ts'
-import { inSnapshot } from '../queries/snapshot.ts'
+import { applicationsInOrder } from '../read/application-order.ts'
+import { inSnapshot } from '../read/snapshot.ts'
 import { countDeploymentsByApplication, environmentIdOf } from './deployment-counts.ts'
-import { type BucketUnit, bucketStart, isoOf } from './time-units.ts'
-import { planWindow } from './window-plan.ts'
+import { type BucketUnit, bucketStart, isoOf, planWindow } from './time-units.ts'
 
 /** Buckets, per-application counts and totals of `deploymentFrequency`. */
 export type FrequencyCounts = Pick<DeploymentFrequency, 'buckets' | 'applications' | 'totals'>

@@ -21,10 +21,9 @@
 // Signals point backwards, from what signals to what failed, and are followed that way, each
 // an index probe or two. A receipt follows every signal that may name its deployment
 // (change-failures.ts); a window, those of its own deployments and of every later one of its
-// environment that signals (`signalsOfWindow`): no signal before `since` can name one of them.
+// environment that signals (statement.ts): no signal before `since` can name one of them.
 
 import type { Fragment, SqlTag } from '../client.ts'
-import type { WindowScope } from './window-scope.ts'
 
 /** What signals: deployments (rows of deployment_dora_facts) and incidents, as relations. */
 export interface SignalSources {
@@ -46,28 +45,6 @@ export function failureSignals(sql: SqlTag, sources: SignalSources): Fragment {
     ${revertSignals(sql, sources.deployments)}
     union all
     ${incidentSignals(sql, sources.incidents)}`
-}
-
-/**
- * CTE `signals` of the facts statement: those of the window's own rollbacks and reverting
- * deployments (CTE `facts`), of those after `until` (the index of deployment_dora_facts by
- * environment and time, from `until` on: none, for a window that ends now), and of every
- * incident of its environment.
- */
-export function signalsOfWindow(w: WindowScope): Fragment {
-  const { tx } = w
-  const signalling = tx`(
-    select deployment_id, application_id, environment_id, deployed_at, change_type,
-           rollback_target, reverts
-      from facts where change_type = 'rollback' or reverts
-    union all
-    select f.deployment_id, f.application_id, f.environment_id, f.deployed_at, f.change_type,
-           f.rollback_target, f.reverts
-      from deployment_dora_facts f
-     where f.environment_id = any(${w.environmentIds}) and f.deployed_at >= ${w.until}
-       and (f.change_type = 'rollback' or f.reverts)
-       ${w.ofSelected(tx`f.application_id`)})`
-  return failureSignals(tx, { deployments: signalling, incidents: w.incidents })
 }
 
 /**

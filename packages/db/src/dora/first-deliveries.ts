@@ -7,7 +7,7 @@
 
 import type { CommitCursor, FirstDelivery } from '@shiplog/schema'
 import type { Fragment, Sql } from '../client.ts'
-import { instantAt } from '../queries/keyset.ts'
+import { instantAt } from '../read/keyset.ts'
 
 /** Which first deliveries to list, newest deployment first. */
 export interface FirstDeliveryQuery {

@@ -8,7 +8,7 @@ import { type History, oracleCounts, oracleOf } from '../testing/dora-oracle.ts'
 import { type Arrival, inOrder, replay } from '../testing/dora-replay.ts'
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts'
 import { findChangeFailures } from './change-failures.ts'
-import { doraMetrics } from './metrics.ts'
+import { doraMetrics } from './five-keys.ts'
 import { DAY_MICROS } from './time-units.ts'
 
 // Random histories of one application in production (deployments with commit lists, reverts,

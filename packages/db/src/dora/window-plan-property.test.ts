@@ -2,8 +2,15 @@ import { expect, test } from 'bun:test'
 import { EARLIEST_MICROS, LATEST_MICROS } from '@shiplog/schema'
 import fc from 'fast-check'
 import { microsOf as at } from '../testing/recorded-jobs.ts'
-import { type BucketUnit, bucketStart, DAY_MICROS } from './time-units.ts'
-import { type BucketRange, bucketSpans, planWindow, type WindowPlan } from './window-plan.ts'
+import {
+  type BucketRange,
+  type BucketUnit,
+  bucketSpans,
+  bucketStart,
+  DAY_MICROS,
+  planWindow,
+  type WindowPlan,
+} from './time-units.ts'
 
 // The plan is checked against the calendar as JavaScript's Date knows it (weekdays from
 // getUTCDay), not against the module's own arithmetic: a bucket is a UTC day, or the seven days

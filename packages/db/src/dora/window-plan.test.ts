@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { EARLIEST_MICROS, LATEST_MICROS } from '@shiplog/schema'
 import { microsOf as at } from '../testing/recorded-jobs.ts'
-import { bucketOfDay, bucketStart, DAY_MICROS, dayOf } from './time-units.ts'
-import { blocksOf, planWindow } from './window-plan.ts'
+import { blocksOf, bucketOfDay, bucketStart, DAY_MICROS, dayOf, planWindow } from './time-units.ts'
 
 // Worked examples of plans: aligned and unaligned windows, days and weeks, windows inside one day,
 // 1970, and the first and last years a client can send. window-plan-property.test.ts checks

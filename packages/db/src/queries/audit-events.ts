@@ -1,7 +1,7 @@
 import type { PageCursor } from '@shiplog/schema'
 import type { AuditAction, AuditEvent } from '@shiplog/schema/audit'
 import type { Queryable, Sql } from '../client.ts'
-import { instantAt, pageOf } from './keyset.ts'
+import { instantAt, pageOf } from '../read/keyset.ts'
 
 /**
  * Who does something: a person signed in through single sign-on, an API key (called directly or

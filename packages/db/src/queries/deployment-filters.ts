@@ -1,7 +1,7 @@
 import type { ChangeType, PageCursor } from '@shiplog/schema'
 import type { Fragment, Sql } from '../client.ts'
 import { failedDeploymentIds, reworkDeploymentIds } from '../dora/flagged-deployments.ts'
-import { instantAt } from './keyset.ts'
+import { instantAt } from '../read/keyset.ts'
 
 /** Which deployments of a workspace to list, newest `deployedAt` first. */
 export interface DeploymentFilters {

@@ -1,7 +1,7 @@
 import { type DeploymentMatrix, inPipelineOrder, isoFromPostgres } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
-import { applicationsInOrder } from './application-order.ts'
-import { inSnapshot } from './snapshot.ts'
+import { applicationsInOrder } from '../read/application-order.ts'
+import { inSnapshot } from '../read/snapshot.ts'
 
 // applicationId, environmentId, id, version, commitHash, deployedAt as Postgres prints it.
 type PackedCell = [string, string, string, string, string, string]

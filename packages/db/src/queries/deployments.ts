@@ -1,5 +1,6 @@
 import type { DeploymentRecord, PageCursor } from '@shiplog/schema'
 import type { Fragment, Queryable, Sql } from '../client.ts'
+import { instantAt, pageOf } from '../read/keyset.ts'
 import { type Actor, actorColumns } from './audit-events.ts'
 import {
   applicationIds,
@@ -15,7 +16,6 @@ import {
   storedChangeType,
   windowConditions,
 } from './deployment-filters.ts'
-import { instantAt, pageOf } from './keyset.ts'
 
 export type { DeploymentFilters } from './deployment-filters.ts'
 

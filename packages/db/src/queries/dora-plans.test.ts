@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Sql } from '../client.ts'
 import { findChangeFailures } from '../dora/change-failures.ts'
 import { listFirstDeliveries } from '../dora/first-deliveries.ts'
-import { doraMetrics } from '../dora/metrics.ts'
+import { doraMetrics } from '../dora/five-keys.ts'
 import {
   indexesOf,
   type PlannedDatabase,

@@ -1,7 +1,7 @@
 import type { Incident, PageCursor } from '@shiplog/schema'
 import type { Queryable, Sql } from '../client.ts'
+import { instantAt, pageOf } from '../read/keyset.ts'
 import { type Actor, actorColumns } from './audit-events.ts'
-import { instantAt, pageOf } from './keyset.ts'
 
 /** What opening an incident stores; times are RFC 3339 as the schema package renders them. */
 export interface NewIncident {

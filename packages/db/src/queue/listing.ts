@@ -2,7 +2,7 @@ import type { DeploymentStatus, PageCursor } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
 import type { DeploymentJob } from '../deployment-job.ts'
 import type { DeploymentFilters } from '../queries/deployments.ts'
-import { instantAt, pageOf } from '../queries/keyset.ts'
+import { instantAt, pageOf } from '../read/keyset.ts'
 import { DEAD_LETTERS, RETRIES } from './engine.ts'
 import { statusOfJob } from './status.ts'
 

@@ -3,9 +3,8 @@ import { preferredType } from '../../kernel/accept.ts'
 import { csvHeaders } from '../../kernel/csv.ts'
 import { problem, READ_ERRORS } from '../../route-table/answers.ts'
 import { route } from '../../route-table/route.ts'
-import { doraMetricsOf } from './five-keys-service.ts'
-import { deploymentFrequencyOf } from './frequency-service.ts'
 import { DORA_CSV_COLUMNS, doraSeriesCsv } from './series-csv.ts'
+import { deploymentFrequencyOf, doraMetricsOf } from './service.ts'
 
 const getDoraMetrics = route({
   method: 'GET',

@@ -1,6 +1,6 @@
 import type { Sql } from '@shiplog/db/client'
-import { inSnapshot } from '@shiplog/db/queries/snapshot'
 import type { DeploymentQueue } from '@shiplog/db/queue'
+import { inSnapshot } from '@shiplog/db/read/snapshot'
 import type { ReadClients } from '../../kernel/workspace.ts'
 import type { WebDeps } from './deps.ts'
 

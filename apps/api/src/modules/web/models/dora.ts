@@ -1,6 +1,6 @@
 import { listEnvironments } from '@shiplog/db/queries/catalog'
 import { DoraQuery } from '@shiplog/schema'
-import { doraMetricsOf } from '../../dora/five-keys-service.ts'
+import { doraMetricsOf } from '../../dora/service.ts'
 import { parametersOf } from '../page-input.ts'
 import type { PageRequest } from '../signed-in.ts'
 import type { DoraModel } from '../views/dora.ts'

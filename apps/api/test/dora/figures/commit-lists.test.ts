@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { csvRecords } from '../support/csv.ts'
-import { type Harness, startHarness } from '../support/harness.ts'
-import { allPages, recordHistory, sha, WEB_URL, WINDOWS } from './audited-history.ts'
+import { allPages, recordHistory, sha, WEB_URL, WINDOWS } from '../../support/audited-history.ts'
+import { csvRecords } from '../../support/csv.ts'
+import { type Harness, startHarness } from '../../support/harness.ts'
 
 // GET /v1/commits lists what change lead time counted: its count is the figure's sample, and
 // the figure's median is the median of its lead times.

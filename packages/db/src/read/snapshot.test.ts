@@ -1,8 +1,8 @@
 import { expect, test } from 'bun:test'
 import type { Queryable } from '../client.ts'
+import { ensureWorkspace } from '../queries/workspaces.ts'
 import { databasePerFile } from '../testing/database-per-file.ts'
 import { inSnapshot, poolOf } from './snapshot.ts'
-import { ensureWorkspace } from './workspaces.ts'
 
 // A dashboard page reads in one snapshot and hands it to services that open snapshots of their
 // own: theirs must be the page's, so every part of the page sees the same moment.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { csvRecords } from '../support/csv.ts'
-import { type Harness, startHarness } from '../support/harness.ts'
-import { allPages, recordHistory, WINDOWS } from './audited-history.ts'
+import { allPages, recordHistory, WINDOWS } from '../../support/audited-history.ts'
+import { csvRecords } from '../../support/csv.ts'
+import { type Harness, startHarness } from '../../support/harness.ts'
 
 // Every DORA figure that counts deployments is the count of a list of GET /v1/deployments with
 // the same window and filters (docs/dora.md): all pages summed, for several windows.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { validDeployment } from '@shiplog/schema/testing'
-import { csvRecords } from '../support/csv.ts'
-import { type Harness, startHarness } from '../support/harness.ts'
-import { recordHistory, WINDOWS } from './audited-history.ts'
+import { recordHistory, WINDOWS } from '../../support/audited-history.ts'
+import { csvRecords } from '../../support/csv.ts'
+import { type Harness, startHarness } from '../../support/harness.ts'
 
 // GET /v1/metrics/dora without an environment: every production environment of the workspace
 // counted together, and the answer names them.

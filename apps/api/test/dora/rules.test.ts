@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { validDeployment } from '@shiplog/schema/testing'
-import { type Harness, startHarness } from './support/harness.ts'
+import { type Harness, startHarness } from '../support/harness.ts'
 
 // The four paths of issue 23 through HTTP, each a short history of one application in
 // production, in a workspace of its own, with the figures worked out by hand (docs/dora.md):

@@ -1,8 +1,8 @@
 import { expect, test } from 'bun:test'
+import { recordDeployments } from '../queries/record-deployments.ts'
 import { jobId, microsOf, toJob } from '../testing/recorded-jobs.ts'
 import { twoWorkspacesPerFile } from '../testing/two-workspaces.ts'
 import { applicationsInOrder } from './application-order.ts'
-import { recordDeployments } from './record-deployments.ts'
 
 // applicationsInOrder keeps each workspace's ordered catalog between reads. Applications created
 // after it was loaded must still be named, and land in their place.

@@ -1,6 +1,6 @@
 import { expect } from 'bun:test'
 import { validDeployment } from '@shiplog/schema/testing'
-import type { Harness } from '../support/harness.ts'
+import type { Harness } from './harness.ts'
 
 // A history whose figures the lists must add up to: two applications in production, one in
 // eu-production and one in staging, with rollbacks (one of a rollback), a revert, incidents
