@@ -9,7 +9,7 @@ import { randomPort } from '@shiplog/db/testing'
 import { validDeployment } from '@shiplog/schema/testing'
 import lighthouse from 'lighthouse'
 import { type Harness, startHarness } from '../apps/api/test/support/harness.ts'
-import { launchBrowser } from '../apps/api/test/web/browser.ts'
+import { launchBrowser } from '../apps/api/test/support/browser.ts'
 
 const DOC = new URL('../docs/dashboard.md', import.meta.url)
 const TARGET = 95

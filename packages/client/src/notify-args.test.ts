@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test'
 import { parseNotifyArgs, UsageError } from './notify-args.ts'
+import { EXAMPLE_DEPLOYMENT, EXAMPLE_SERVER } from './testing/example-plan.ts'
 
 const SHA = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3'
 const REQUIRED = ['--app', 'checkout', '--environment', 'production', '--version', '1.2.3']
@@ -23,13 +24,9 @@ const usageError = (run: () => unknown): UsageError => {
 
 test('commit, repository and author come from the CI; URL and key from the environment', () => {
   expect(parseNotifyArgs(REQUIRED, { ...SERVER, ...GITHUB })).toEqual({
-    url: 'https://shiplog.example.com/',
-    apiKey: 'shiplog_secret',
+    ...EXAMPLE_SERVER,
     input: {
-      repositoryFullName: 'acme/shop',
-      environment: 'production',
-      app: 'checkout',
-      version: '1.2.3',
+      ...EXAMPLE_DEPLOYMENT,
       commitHash: SHA,
       author: 'octocat',
     },

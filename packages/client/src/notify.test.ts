@@ -3,6 +3,7 @@ import type { ShiplogClient } from './client.ts'
 import { ShiplogError, ShiplogNetworkError } from './errors.ts'
 import { describeError, exitCodeFor, runNotify } from './notify.ts'
 import { UsageError } from './notify-args.ts'
+import { EXAMPLE_DEPLOYMENT, EXAMPLE_SERVER } from './testing/example-plan.ts'
 
 const problem = (status: number, errors?: { field: string; message: string }[]) =>
   new ShiplogError({ type: '/problems/x', title: 'Title', status, detail: 'Detail.', errors })
@@ -39,13 +40,9 @@ test('field errors are named by field and by the flag that sets them, one a line
 
 // A plan that waits up to a second for the deployment to be recorded.
 const WAITING_PLAN = {
-  url: 'https://shiplog.example.com/',
-  apiKey: 'shiplog_secret',
+  ...EXAMPLE_SERVER,
   input: {
-    repositoryFullName: 'acme/shop',
-    environment: 'production',
-    app: 'checkout',
-    version: '1.2.3',
+    ...EXAMPLE_DEPLOYMENT,
     commitHash: 'abcdef1',
   },
   wait: true,

@@ -1,8 +1,8 @@
 import { beforeAll, expect, test } from 'bun:test'
 import { validDeployment } from '@shiplog/schema/testing'
 import type { BrowserContext, Page } from 'playwright-core'
+import { seriousAccessibilityViolations } from '../support/browser.ts'
 import { localContext, signInAs, signInAtProvider, ssoPerFile } from '../support/served-sso.ts'
-import { seriousAccessibilityViolations } from '../web/browser.ts'
 
 // Single sign-on end to end: Chromium, Shiplog on localhost, and a real OpenID provider (the
 // `oidc-provider` package, in a process of its own) on 127.0.0.1, another site. Two people in two

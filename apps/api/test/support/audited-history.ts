@@ -1,6 +1,6 @@
 import { expect } from 'bun:test'
 import { validDeployment } from '@shiplog/schema/testing'
-import type { Harness } from './harness.ts'
+import { type Harness, startHarness } from './harness.ts'
 
 // A history whose figures the lists must add up to: two applications in production, one in
 // eu-production and one in staging, with rollbacks (one of a rollback), a revert, incidents
@@ -99,7 +99,7 @@ export const WINDOWS = [
 ] as const
 
 /** Records the history in a workspace of its own; answers its key and the ids by version. */
-export async function recordHistory(h: Harness, workspace: string) {
+async function recordAuditedHistory(h: Harness, workspace: string) {
   const { key } = await h.createKey({
     workspace,
     scopes: ['deployments:write', 'incidents:write', 'read'],
@@ -176,4 +176,10 @@ export async function allPages<T>(h: Harness, key: string, path: string, limit =
     if (page.nextCursor === null) return items
     cursor = `&cursor=${encodeURIComponent(page.nextCursor)}`
   }
+}
+
+/** A harness of its own with the history recorded in `workspace`, read without a per-key limit. */
+export async function startAuditedHistory(workspace: string) {
+  const h = await startHarness({ READ_CONCURRENCY_PER_KEY: '100' })
+  return { h, ...(await recordAuditedHistory(h, workspace)) }
 }

@@ -3,7 +3,7 @@
 import { expect } from 'bun:test'
 import { perFile, randomPort } from '@shiplog/db/testing'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { launchBrowser } from '../web/browser.ts'
+import { launchBrowser } from './browser.ts'
 import { type Harness, startHarness } from './harness.ts'
 import { CLIENT, PEOPLE, startProvider, type TestProvider } from './oidc-provider.ts'
 

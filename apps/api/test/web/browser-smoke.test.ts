@@ -6,7 +6,7 @@ import {
   launchBrowser,
   newAccessibilityContext,
   seriousAccessibilityViolations,
-} from './browser.ts'
+} from '../support/browser.ts'
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'"
 
@@ -104,27 +104,25 @@ test('Chromium loads the page under its CSP and runs only same-origin scripts', 
   }
 }, 30_000)
 
-test('axe-core finds no serious violations on an accessible page', async () => {
+/** What axe-core finds serious on a page of the test server, in a context it may run in. */
+async function violationsAt(path: string): Promise<string[]> {
   const context = await newAccessibilityContext(await theBrowser())
   try {
     const page = await context.newPage()
-    await page.goto(`${origin}/`)
-    expect(await seriousAccessibilityViolations(page)).toEqual([])
+    await page.goto(`${origin}${path}`)
+    return await seriousAccessibilityViolations(page)
   } finally {
     await context.close()
   }
+}
+
+test('axe-core finds no serious violations on an accessible page', async () => {
+  expect(await violationsAt('/')).toEqual([])
 }, 30_000)
 
 test('axe-core reports the violations on a broken page, so the check cannot silently pass', async () => {
-  const context = await newAccessibilityContext(await theBrowser())
-  try {
-    const page = await context.newPage()
-    await page.goto(`${origin}/broken`)
-    const violations = await seriousAccessibilityViolations(page)
-    expect(violations.some((v) => v.startsWith('image-alt: '))).toBe(true)
-    expect(violations.some((v) => v.startsWith('link-name: '))).toBe(true)
-    expect(violations.some((v) => v.startsWith('label: '))).toBe(true)
-  } finally {
-    await context.close()
-  }
+  const violations = await violationsAt('/broken')
+  expect(violations.some((v) => v.startsWith('image-alt: '))).toBe(true)
+  expect(violations.some((v) => v.startsWith('link-name: '))).toBe(true)
+  expect(violations.some((v) => v.startsWith('label: '))).toBe(true)
 }, 30_000)

@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import type { Browser } from 'playwright-core'
+import { newAccessibilityContext, seriousAccessibilityViolations } from '../support/browser.ts'
 import type { Harness } from '../support/harness.ts'
-import { newAccessibilityContext, seriousAccessibilityViolations } from './browser.ts'
-import { LEGACY_APP, RTL_APP, type SeededDashboard, seedDashboard } from './seeded-dashboard.ts'
+import {
+  LEGACY_APP,
+  RTL_APP,
+  type SeededDashboard,
+  seedDashboard,
+} from '../support/seeded-dashboard.ts'
 
 // The dashboard's safety, in Chromium: isolated user text, refused cross-site posts, revoked keys, accessibility.
 

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
-import { HOSTILE_APP, LEGACY_APP, type SeededDashboard, seedDashboard } from './seeded-dashboard.ts'
+import {
+  HOSTILE_APP,
+  LEGACY_APP,
+  type SeededDashboard,
+  seedDashboard,
+} from '../support/seeded-dashboard.ts'
 
 // The dashboard's pages as a team reads them, in Chromium: sign-in, filters, voiding, incidents, DORA.
 

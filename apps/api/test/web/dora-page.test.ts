@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { readFile } from 'node:fs/promises'
 import type { BrowserContext, Page } from 'playwright-core'
-import { csvRecords } from '../support/csv.ts'
-import { type ReleaseDay, startReleaseDay } from './release-history.ts'
-import { signIn as signInAt } from './served-dashboard.ts'
+import { downloadCsv, expectCsvOfJson } from '../support/csv-download.ts'
+import { type ReleaseDay, startReleaseDay } from '../support/release-history.ts'
+import { signIn as signInAt } from '../support/served-dashboard.ts'
 
 // The DORA page a team lead compares with, in Chromium, on the scripted history of
 // release-history.ts: each figure beside the period before, and the applications × the five keys,
@@ -148,27 +147,13 @@ test('every count on the DORA page links to a list holding exactly that many row
 test('the page’s series downloads as CSV, equal to the API’s JSON of the window it shows', async () => {
   const context = await day.browser.newContext()
   const page = await signIn(context, STAGING)
-  const download = page.waitForEvent('download')
-  await page.getByRole('link', { name: 'Download the weekly series as CSV' }).click()
-  const rows = csvRecords(await readFile((await (await download).path()) as string, 'utf8'))
+  const rows = await downloadCsv(page, 'Download the weekly series as CSV')
   const json = await (
     await day.h.get('/v1/metrics/dora?environment=staging&since=2026-05-02&until=2026-05-04', {
       key: day.pipeline,
     })
   ).json()
-  expect(rows.length).toBe(json.series.length)
-  expect(rows.length).toBeGreaterThan(0)
-  for (const [index, row] of rows.entries()) {
-    const bucket = json.series[index]
-    for (const [column, value] of Object.entries(row)) {
-      const [key, field] = column.split('.') as [string, string | undefined]
-      const expected = field === undefined ? bucket[key] : bucket[key][field]
-      expect({ column, value }).toEqual({
-        column,
-        value: expected === null ? null : String(expected),
-      })
-    }
-  }
+  expectCsvOfJson(rows, json.series)
   // Not vacuous: the window's two deployments of search and two of checkout are in it.
   expect(rows.reduce((sum, row) => sum + Number(row['deploymentFrequency.deployments']), 0)).toBe(4)
   await context.close()

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import type { Page } from 'playwright-core'
-import { allAccessibilityViolations, newAccessibilityContext } from './browser.ts'
-import { type ReleaseDay, startReleaseDay } from './release-history.ts'
-import { signIn as signInAt } from './served-dashboard.ts'
+import { allAccessibilityViolations, newAccessibilityContext } from '../support/browser.ts'
+import { type ReleaseDay, startReleaseDay } from '../support/release-history.ts'
+import { signIn as signInAt } from '../support/served-dashboard.ts'
 
 // Every page a release manager meets (release-history.ts), as anyone may use it: by keyboard
 // alone, on a phone's width, with no accessibility finding; and an empty workspace's first visit.
@@ -43,19 +43,28 @@ async function everyPage(): Promise<string[]> {
 const overflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
 
-test('no page scrolls sideways at 375 px, a refused form and the sign-in page included', async () => {
-  const context = await day.browser.newContext({ viewport: { width: 375, height: 800 } })
-  const page = await signInAt(context, day.base, day.manager)
-  const found: Record<string, number> = {}
+/** `measure` on every page (its details opened) and on a refused incident form, by path. */
+async function measureEveryPage<Found>(
+  page: Page,
+  measure: (page: Page) => Promise<Found>,
+): Promise<Record<string, Found>> {
+  const found: Record<string, Found> = {}
   for (const path of await everyPage()) {
     await page.goto(day.base + path)
     await page.locator('details').evaluateAll((all) => {
       for (const details of all) (details as HTMLDetailsElement).open = true
     })
-    found[path] = await overflow(page)
+    found[path] = await measure(page)
   }
   await refuseIncident(page)
-  found['refused incident'] = await overflow(page)
+  found['refused incident'] = await measure(page)
+  return found
+}
+
+test('no page scrolls sideways at 375 px, a refused form and the sign-in page included', async () => {
+  const context = await day.browser.newContext({ viewport: { width: 375, height: 800 } })
+  const page = await signInAt(context, day.base, day.manager)
+  const found = await measureEveryPage(page, overflow)
   await page.getByRole('button', { name: 'Sign out' }).click()
   await page.waitForURL((url) => url.pathname === '/ui/sign-in')
   found['/ui/sign-in'] = await overflow(page)
@@ -99,16 +108,7 @@ test('the keyboard alone reaches every control of every page', async () => {
 test('axe finds nothing on any page, whatever its impact', async () => {
   const context = await newAccessibilityContext(day.browser)
   const page = await signInAt(context, day.base, day.manager)
-  const found: Record<string, string[]> = {}
-  for (const path of await everyPage()) {
-    await page.goto(day.base + path)
-    await page.locator('details').evaluateAll((all) => {
-      for (const details of all) (details as HTMLDetailsElement).open = true
-    })
-    found[path] = await allAccessibilityViolations(page)
-  }
-  await refuseIncident(page)
-  found['refused incident'] = await allAccessibilityViolations(page)
+  const found = await measureEveryPage(page, allAccessibilityViolations)
   expect(found).toEqual(Object.fromEntries(Object.keys(found).map((path) => [path, []])))
   await context.close()
 }, 90_000)

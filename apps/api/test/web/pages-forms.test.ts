@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { type FuzzedDashboard, startFuzzedDashboard } from '../support/fuzzed-dashboard.ts'
 import type { Harness } from '../support/harness.ts'
-import { type FuzzedDashboard, startFuzzedDashboard } from './fuzzed-dashboard.ts'
 
 // The dashboard's forms with the session's token do what they say, and the inputs the fuzz test
 // found (a NUL, a bidi override) are a 4xx page on every filter and form, never a query.

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { futureTime, lookalikeName, redirectTarget } from '../support/edge-inputs.ts'
+import { type FuzzedDashboard, startFuzzedDashboard } from '../support/fuzzed-dashboard.ts'
 import type { Harness } from '../support/harness.ts'
 import type { TestProvider } from '../support/oidc-provider.ts'
-import { type FuzzedDashboard, startFuzzedDashboard } from './fuzzed-dashboard.ts'
 
 // Whatever a browser (or anyone) sends to the dashboard, signed in or not, with or without the
 // session's CSRF token: an HTML page, a redirect or a 4xx, never a 5xx, and nothing changes

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readFile } from 'node:fs/promises'
 import type { BrowserContext, Page } from 'playwright-core'
-import { csvRecords } from '../support/csv.ts'
-import { COMMITS, type ReleaseDay, sha, startReleaseDay, WEB } from './release-history.ts'
-import { signIn as signInAt } from './served-dashboard.ts'
+import { downloadCsv, expectCsvOfJson } from '../support/csv-download.ts'
+import { COMMITS, type ReleaseDay, sha, startReleaseDay, WEB } from '../support/release-history.ts'
+import { signIn as signInAt } from '../support/served-dashboard.ts'
 
 // A release manager's day in Chromium, on a scripted history across dev, staging and production
 // (release-history.ts): the overview in pipeline order with its marks, what waits for
@@ -112,43 +112,23 @@ test('an incident opened from a deployment is prefilled; one bad field keeps the
 test('the timeline’s CSV parses and matches the JSON of the same filters', async () => {
   const context = await day.browser.newContext()
   const page = await signIn(context, '/ui/deployments?environment=staging&since=2026-05-02')
-  const download = page.waitForEvent('download')
-  await page.getByRole('link', { name: 'Download every matching deployment as CSV' }).click()
-  const rows = csvRecords(await readFile((await (await download).path()) as string, 'utf8'))
+  const rows = await downloadCsv(page, 'Download every matching deployment as CSV')
   const json = await (
     await day.h.get('/v1/deployments?environment=staging&since=2026-05-02&limit=100', {
       key: day.pipeline,
     })
   ).json()
-  expect(rows.length).toBe(json.data.length)
   expect(rows.length).toBeGreaterThan(2)
-  for (const [index, row] of rows.entries()) {
-    const item = json.data[index]
-    for (const [column, value] of Object.entries(row)) {
-      expect({ column, value }).toEqual({ column, value: item[column] ?? null })
-    }
-  }
+  expectCsvOfJson(rows, json.data)
   await context.close()
 }, 30_000)
 
 test('the commit list’s CSV parses and matches the JSON of the same filters', async () => {
   const context = await day.browser.newContext()
   const page = await signIn(context, '/ui/commits')
-  const download = page.waitForEvent('download')
-  await page.getByRole('link', { name: 'Download every matching commit as CSV' }).click()
-  const rows = csvRecords(await readFile((await (await download).path()) as string, 'utf8'))
+  const rows = await downloadCsv(page, 'Download every matching commit as CSV')
   const json = await (await day.h.get('/v1/commits?limit=100', { key: day.pipeline })).json()
-  expect(rows.length).toBe(json.data.length)
   expect(rows.length).toBeGreaterThan(2)
-  for (const [index, row] of rows.entries()) {
-    const item = json.data[index]
-    for (const [column, value] of Object.entries(row)) {
-      const expected = item[column] ?? null
-      expect({ column, value }).toEqual({
-        column,
-        value: expected === null ? null : String(expected),
-      })
-    }
-  }
+  expectCsvOfJson(rows, json.data)
   await context.close()
 }, 30_000)

@@ -4,7 +4,7 @@ import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { validDeployment } from '@shiplog/schema/testing'
 import type { Browser, Page } from 'playwright-core'
 import type { Harness } from '../support/harness.ts'
-import { type ServedDashboard, serveDashboard, signIn } from './served-dashboard.ts'
+import { type ServedDashboard, serveDashboard, signIn } from '../support/served-dashboard.ts'
 
 // The overview and DORA pages with twelve weeks of a small team's deployments, at a phone's
 // width and a desktop's: nothing overflows sideways, and `bun run screenshots`

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import fc from 'fast-check'
 import type { Harness } from '../support/harness.ts'
-import { type ServedDashboard, serveDashboard, signIn } from './served-dashboard.ts'
+import { type ServedDashboard, serveDashboard, signIn } from '../support/served-dashboard.ts'
 
 // Where a sign-in sends the browser next, and what a sign-out post from elsewhere may do: a
 // `next` a Location header cannot carry, or one leading off the site, is never a 5xx, never a

@@ -1,13 +1,11 @@
 import type { DeploymentStatus } from '@shiplog/schema'
+import { EXAMPLE_DEPLOYMENT } from './example-plan.ts'
 
 /** A deployment's receipt as the API answers it right after its 202: queued, nothing recorded. */
 export const QUEUED_RECEIPT: DeploymentStatus = {
   id: '01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4',
   status: 'queued',
-  repositoryFullName: 'acme/shop',
-  environment: 'production',
-  app: 'checkout',
-  version: '1.2.3',
+  ...EXAMPLE_DEPLOYMENT,
   commitHash: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
   description: null,
   author: null,

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { allPages, recordHistory, sha, WEB_URL, WINDOWS } from '../../support/audited-history.ts'
+import {
+  allPages,
+  sha,
+  startAuditedHistory,
+  WEB_URL,
+  WINDOWS,
+} from '../../support/audited-history.ts'
 import { csvRecords } from '../../support/csv.ts'
-import { type Harness, startHarness } from '../../support/harness.ts'
+import type { Harness } from '../../support/harness.ts'
 
 // GET /v1/commits lists what change lead time counted: its count is the figure's sample, and
 // the figure's median is the median of its lead times.
@@ -10,8 +16,7 @@ let h: Harness
 let key: string
 let ids: Map<string, string>
 beforeAll(async () => {
-  h = await startHarness({ READ_CONCURRENCY_PER_KEY: '100' })
-  ;({ key, ids } = await recordHistory(h, 'lead-times'))
+  ;({ h, key, ids } = await startAuditedHistory('lead-times'))
 }, 60_000)
 afterAll(() => h?.close())
 

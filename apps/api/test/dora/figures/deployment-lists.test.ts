@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { allPages, recordHistory, WINDOWS } from '../../support/audited-history.ts'
+import { allPages, startAuditedHistory, WINDOWS } from '../../support/audited-history.ts'
 import { csvRecords } from '../../support/csv.ts'
-import { type Harness, startHarness } from '../../support/harness.ts'
+import type { Harness } from '../../support/harness.ts'
 
 // Every DORA figure that counts deployments is the count of a list of GET /v1/deployments with
 // the same window and filters (docs/dora.md): all pages summed, for several windows.
@@ -10,8 +10,7 @@ let h: Harness
 let key: string
 let ids: Map<string, string>
 beforeAll(async () => {
-  h = await startHarness({ READ_CONCURRENCY_PER_KEY: '100' })
-  ;({ key, ids } = await recordHistory(h, 'audited'))
+  ;({ h, key, ids } = await startAuditedHistory('audited'))
 }, 60_000)
 afterAll(() => h?.close())
 

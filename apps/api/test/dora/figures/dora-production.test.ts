@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { validDeployment } from '@shiplog/schema/testing'
-import { recordHistory, WINDOWS } from '../../support/audited-history.ts'
+import { startAuditedHistory, WINDOWS } from '../../support/audited-history.ts'
 import { csvRecords } from '../../support/csv.ts'
-import { type Harness, startHarness } from '../../support/harness.ts'
+import type { Harness } from '../../support/harness.ts'
 
 // GET /v1/metrics/dora without an environment: every production environment of the workspace
 // counted together, and the answer names them.
@@ -10,8 +10,7 @@ import { type Harness, startHarness } from '../../support/harness.ts'
 let h: Harness
 let key: string
 beforeAll(async () => {
-  h = await startHarness({ READ_CONCURRENCY_PER_KEY: '100' })
-  ;({ key } = await recordHistory(h, 'production-together'))
+  ;({ h, key } = await startAuditedHistory('production-together'))
 }, 60_000)
 afterAll(() => h?.close())
 

@@ -2,6 +2,7 @@ import type { FirstDeliveryPage } from '@shiplog/schema'
 import { duration, utc } from './format.ts'
 import { bdi, html } from './html.ts'
 import type { PageContent } from './layout.ts'
+import { listUrl, pager, textFilters, unpaged, yesNoFilter } from './list-filters.ts'
 
 /** The commit list's filters as the page's URL carries them. */
 export interface CommitFilters {
@@ -23,14 +24,6 @@ const FIELDS = [
   ['until', 'Until (UTC)'],
 ] as const
 
-/** The URL of the commit list (or its CSV) with these filters. */
-export function commitsUrl(filters: CommitFilters, path = '/ui/commits'): string {
-  const query = new URLSearchParams()
-  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value)
-  const text = query.toString()
-  return text ? `${path}?${text}` : path
-}
-
 /** What the commits page draws: a page of first deliveries, and the filters as typed. */
 export interface CommitsModel {
   list: FirstDeliveryPage
@@ -42,8 +35,7 @@ export interface CommitsModel {
  * environment, with its lead time, newest deployment first, a page at a time.
  */
 export function commitsPage({ list: page, filters }: CommitsModel): PageContent {
-  const { cursor: _, ...withoutCursor } = filters
-  const { limit: __, ...exported } = withoutCursor
+  const { exported } = unpaged(filters)
   return {
     title: 'Commits delivered',
     section: '/ui/dora',
@@ -52,21 +44,12 @@ export function commitsPage({ list: page, filters }: CommitsModel): PageContent 
     body: html`<h1>Commits delivered</h1>
 <p class="muted">Each commit where its application first delivered it to an environment (not by the application’s first deployment there): what change lead time counts.</p>
 <form class="filters" method="get" action="/ui/commits">
-${FIELDS.map(
-  ([name, label]) =>
-    html`<label for="commits-${name}">${label}<input id="commits-${name}" name="${name}" value="${filters[name] ?? ''}"${
-      name === 'since' || name === 'until' ? html` placeholder="2026-05-04"` : ''
-    }></label>`,
-)}
-<label for="commits-production">Production<select id="commits-production" name="production">
-<option value="">any environment</option>
-<option value="true"${filters.production === 'true' ? html` selected` : ''}>production ones</option>
-<option value="false"${filters.production === 'false' ? html` selected` : ''}>the others</option>
-</select></label>
+${textFilters('commits', FIELDS, filters)}
+${yesNoFilter('commits', { name: 'production', label: 'Production', value: filters.production }, ['any environment', 'production ones', 'the others'])}
 <button type="submit">Filter</button>
 <a href="/ui/commits">Clear the filters</a>
 </form>
-<p><a href="${commitsUrl(exported, '/ui/commits.csv')}" download>Download every matching commit as CSV</a></p>
+<p><a href="${listUrl('/ui/commits.csv', exported)}" download>Download every matching commit as CSV</a></p>
 ${
   page.data.length === 0
     ? html`<p>No commit matches these filters.</p>`
@@ -82,9 +65,6 @@ ${
 </tr>`,
       )}</tbody></table></div>`
 }
-<nav class="pager" aria-label="Pages">
-${filters.cursor ? html`<a href="${commitsUrl(withoutCursor)}">Newest</a>` : ''}
-${page.nextCursor ? html`<a href="${commitsUrl({ ...withoutCursor, cursor: page.nextCursor })}" rel="next">Older</a>` : ''}
-</nav>`,
+${pager('/ui/commits', filters, page.nextCursor)}`,
   }
 }

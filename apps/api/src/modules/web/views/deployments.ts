@@ -2,6 +2,7 @@ import type { DeploymentPage, DeploymentStatus } from '@shiplog/schema'
 import { utc } from './format.ts'
 import { bdi, html } from './html.ts'
 import type { PageContent } from './layout.ts'
+import { listUrl, pager, textFilters, unpaged, yesNoFilter } from './list-filters.ts'
 
 /** The list's filters as the page's URL carries them (every one shareable). */
 export interface TimelineFilters {
@@ -44,14 +45,6 @@ const FLAGS = [
   ['rework', 'Rework', 'rework', 'not rework'],
 ] as const
 
-/** The URL of the timeline (or its CSV) with these filters. */
-export function timelineUrl(filters: TimelineFilters, path = '/ui/deployments'): string {
-  const query = new URLSearchParams()
-  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value)
-  const text = query.toString()
-  return text ? `${path}?${text}` : path
-}
-
 /** What a row says about a deployment's place and fate: change type, failure, status. */
 export function marks(deployment: DeploymentStatus) {
   return html`${deployment.status !== 'recorded' ? html`<span class="badge ${deployment.status}">${deployment.status}</span> ` : ''}${
@@ -69,9 +62,7 @@ export interface DeploymentsModel {
 
 /** The timeline: newest first, every filter of the list API, a page at a time. */
 export function deploymentsPage({ list: page, filters }: DeploymentsModel): PageContent {
-  const { cursor: _, ...withoutCursor } = filters
-  // The CSV holds every matching deployment: no page size.
-  const { limit: __, ...exported } = withoutCursor
+  const { exported } = unpaged(filters)
   return {
     title: 'Deployments',
     section: '/ui/deployments',
@@ -79,12 +70,7 @@ export function deploymentsPage({ list: page, filters }: DeploymentsModel): Page
       'Every deployment, newest first, with its change type and fate; filter and export.',
     body: html`<h1>Deployments</h1>
 <form class="filters" method="get" action="/ui/deployments">
-${FIELDS.map(
-  ([name, label]) =>
-    html`<label for="filter-${name}">${label}<input id="filter-${name}" name="${name}" value="${filters[name] ?? ''}"${
-      name === 'since' || name === 'until' ? html` placeholder="2026-05-04"` : ''
-    }></label>`,
-)}
+${textFilters('filter', FIELDS, filters)}
 <label for="filter-changeType">Change<select id="filter-changeType" name="changeType">
 <option value="">any</option>
 ${CHANGE_TYPES.map(
@@ -92,17 +78,8 @@ ${CHANGE_TYPES.map(
     html`<option value="${type}"${filters.changeType === type ? html` selected` : ''}>${label}</option>`,
 )}
 </select></label>
-${FLAGS.map(
-  ([
-    name,
-    label,
-    yes,
-    no,
-  ]) => html`<label for="filter-${name}">${label}<select id="filter-${name}" name="${name}">
-<option value="">any</option>
-<option value="true"${filters[name] === 'true' ? html` selected` : ''}>${yes}</option>
-<option value="false"${filters[name] === 'false' ? html` selected` : ''}>${no}</option>
-</select></label>`,
+${FLAGS.map(([name, label, yes, no]) =>
+  yesNoFilter('filter', { name, label, value: filters[name] }, ['any', yes, no]),
 )}
 <label for="filter-status">Status<select id="filter-status" name="status">
 ${(['recorded', 'queued', 'failed'] as const).map(
@@ -113,7 +90,7 @@ ${(['recorded', 'queued', 'failed'] as const).map(
 <button type="submit">Filter</button>
 <a href="/ui/deployments">Clear the filters</a>
 </form>
-<p><a href="${timelineUrl(exported, '/ui/deployments.csv')}" download>Download every matching deployment as CSV</a></p>
+<p><a href="${listUrl('/ui/deployments.csv', exported)}" download>Download every matching deployment as CSV</a></p>
 ${
   page.data.length === 0
     ? html`<p>No deployment matches these filters.</p>`
@@ -131,9 +108,6 @@ ${
 </tr>`,
       )}</tbody></table></div>`
 }
-<nav class="pager" aria-label="Pages">
-${filters.cursor ? html`<a href="${timelineUrl(withoutCursor)}">Newest</a>` : ''}
-${page.nextCursor ? html`<a href="${timelineUrl({ ...withoutCursor, cursor: page.nextCursor })}" rel="next">Older</a>` : ''}
-</nav>`,
+${pager('/ui/deployments', filters, page.nextCursor)}`,
   }
 }

@@ -1,7 +1,7 @@
 import { expect } from 'bun:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { type Harness, startHarness } from '../support/harness.ts'
 import { launchBrowser } from './browser.ts'
+import { type Harness, startHarness } from './harness.ts'
 
 /** A real Shiplog (API and worker on a fresh database) served on a port, and a browser. */
 export interface ServedDashboard {

@@ -1,9 +1,9 @@
 import { expect } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { validDeployment } from '@shiplog/schema/testing'
-import { type Harness, startHarness } from '../support/harness.ts'
-import { startProvider, type TestProvider } from '../support/oidc-provider.ts'
-import { ssoEnv } from '../support/served-sso.ts'
+import { type Harness, startHarness } from './harness.ts'
+import { startProvider, type TestProvider } from './oidc-provider.ts'
+import { ssoEnv } from './served-sso.ts'
 
 // The dashboard as the pages' fuzz tests meet it: single sign-on on (a real provider runs), one
 // recorded deployment, and a session signed in with an admin key whose CSRF token is known.
