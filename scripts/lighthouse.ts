@@ -8,8 +8,8 @@ import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { randomPort } from '@shiplog/db/testing'
 import { validDeployment } from '@shiplog/schema/testing'
 import lighthouse from 'lighthouse'
-import { type Harness, startHarness } from '../apps/api/test/support/harness.ts'
 import { launchBrowser } from '../apps/api/test/support/browser.ts'
+import { type Harness, startHarness } from '../apps/api/test/support/harness.ts'
 
 const DOC = new URL('../docs/dashboard.md', import.meta.url)
 const TARGET = 95
