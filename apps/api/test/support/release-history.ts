@@ -1,7 +1,8 @@
 import { expect } from 'bun:test'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { validDeployment } from '@shiplog/schema/testing'
-import { type ServedDashboard, serveDashboard } from './served-dashboard.ts'
+import type { BrowserContextOptions, Page } from 'playwright-core'
+import { type ServedDashboard, serveDashboard, signIn } from './served-dashboard.ts'
 
 // A release manager's history, scripted across dev, staging and production, for the browser
 // tests of a working day: checkout went dev → staging → production, staging is one deployment
@@ -33,6 +34,15 @@ export interface ReleaseDay extends ServedDashboard {
   manager: string
   pipeline: string
   ids: Map<string, string>
+  /**
+   * Runs `use` on a page the manager signed in to at `path` (the overview without one), in a
+   * browser context of its own, closed afterwards whatever happened.
+   */
+  asManager<Result>(
+    path: string | undefined,
+    use: (page: Page) => Promise<Result>,
+    options?: BrowserContextOptions,
+  ): Promise<Result>
 }
 
 /** Serves Shiplog and Chromium, and records the history. */
@@ -141,5 +151,17 @@ export async function startReleaseDay(): Promise<ReleaseDay> {
   ]) {
     expect((await h.send('POST', '/v1/incidents', { key: pipeline, body })).status).toBe(201)
   }
-  return { ...dashboard, manager, pipeline, ids }
+  async function asManager<Result>(
+    path: string | undefined,
+    use: (page: Page) => Promise<Result>,
+    options?: BrowserContextOptions,
+  ): Promise<Result> {
+    const context = await dashboard.browser.newContext(options)
+    try {
+      return await use(await signIn(context, dashboard.base, manager, path))
+    } finally {
+      await context.close()
+    }
+  }
+  return { ...dashboard, manager, pipeline, ids, asManager }
 }

@@ -62,47 +62,49 @@ async function measureEveryPage<Found>(
 }
 
 test('no page scrolls sideways at 375 px, a refused form and the sign-in page included', async () => {
-  const context = await day.browser.newContext({ viewport: { width: 375, height: 800 } })
-  const page = await signInAt(context, day.base, day.manager)
-  const found = await measureEveryPage(page, overflow)
-  await page.getByRole('button', { name: 'Sign out' }).click()
-  await page.waitForURL((url) => url.pathname === '/ui/sign-in')
-  found['/ui/sign-in'] = await overflow(page)
-  expect(found).toEqual(Object.fromEntries(Object.keys(found).map((path) => [path, 0])))
-  await context.close()
+  await day.asManager(
+    undefined,
+    async (page) => {
+      const found = await measureEveryPage(page, overflow)
+      await page.getByRole('button', { name: 'Sign out' }).click()
+      await page.waitForURL((url) => url.pathname === '/ui/sign-in')
+      found['/ui/sign-in'] = await overflow(page)
+      expect(found).toEqual(Object.fromEntries(Object.keys(found).map((path) => [path, 0])))
+    },
+    { viewport: { width: 375, height: 800 } },
+  )
 }, 60_000)
 
 test('the keyboard alone reaches every control of every page', async () => {
-  const context = await day.browser.newContext()
-  const page = await signInAt(context, day.base, day.manager)
-  const missed: Record<string, string[]> = {}
-  for (const path of await everyPage()) {
-    await page.goto(day.base + path)
-    // Every control a person could use, tagged; then Tab from the top until each was focused.
-    const controls = await page.evaluate(() => {
-      const all = [
-        ...document.querySelectorAll<HTMLElement>(
-          'a[href], button, input:not([type=hidden]), select, textarea, summary',
-        ),
-      ].filter((element) => element.checkVisibility() && element.tabIndex >= 0)
-      return all.map((element, index) => {
-        element.dataset.walk = String(index)
-        return `${element.tagName.toLowerCase()} ${element.textContent?.trim().slice(0, 40) ?? ''}`
+  await day.asManager(undefined, async (page) => {
+    const missed: Record<string, string[]> = {}
+    for (const path of await everyPage()) {
+      await page.goto(day.base + path)
+      // Every control a person could use, tagged; then Tab from the top until each was focused.
+      const controls = await page.evaluate(() => {
+        const all = [
+          ...document.querySelectorAll<HTMLElement>(
+            'a[href], button, input:not([type=hidden]), select, textarea, summary',
+          ),
+        ].filter((element) => element.checkVisibility() && element.tabIndex >= 0)
+        return all.map((element, index) => {
+          element.dataset.walk = String(index)
+          return `${element.tagName.toLowerCase()} ${element.textContent?.trim().slice(0, 40) ?? ''}`
+        })
       })
-    })
-    const reached = new Set<string>()
-    for (let press = 0; press < controls.length + 5; press++) {
-      await page.keyboard.press('Tab')
-      const walk = await page.evaluate(
-        () => (document.activeElement as HTMLElement | null)?.dataset.walk,
-      )
-      if (walk !== undefined) reached.add(walk)
+      const reached = new Set<string>()
+      for (let press = 0; press < controls.length + 5; press++) {
+        await page.keyboard.press('Tab')
+        const walk = await page.evaluate(
+          () => (document.activeElement as HTMLElement | null)?.dataset.walk,
+        )
+        if (walk !== undefined) reached.add(walk)
+      }
+      missed[path] = controls.filter((_, index) => !reached.has(String(index)))
+      expect(controls.length).toBeGreaterThan(5)
     }
-    missed[path] = controls.filter((_, index) => !reached.has(String(index)))
-    expect(controls.length).toBeGreaterThan(5)
-  }
-  expect(missed).toEqual(Object.fromEntries(Object.keys(missed).map((path) => [path, []])))
-  await context.close()
+    expect(missed).toEqual(Object.fromEntries(Object.keys(missed).map((path) => [path, []])))
+  })
 }, 90_000)
 
 test('axe finds nothing on any page, whatever its impact', async () => {
