@@ -1,0 +1,70 @@
+// How an integration turns a delivery into Shiplog's fields: one shape for every source. A field
+// maps to a fixed string, to `{ "from": "<dot path>" }` into the delivery's JSON body (or
+// `headers.<name>`, a header of the request), or to a list of these tried in order; the first
+// that gives a non-blank string wins. A field the mapping leaves out, or that nothing in it
+// gives, falls back to the source's own default (github/deployment-status.ts says GitHub's).
+
+import { type Static, Type } from '@sinclair/typebox'
+
+const FixedValue = Type.String({ minLength: 1, maxLength: 255 })
+const PathValue = Type.Object(
+  { from: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^.\\s]+(\\.[^.\\s]+)*$' }) },
+  { additionalProperties: false },
+)
+const SingleValue = Type.Union([FixedValue, PathValue])
+
+/** What one Shiplog field is taken from. */
+export const MappingValue = Type.Union([
+  SingleValue,
+  Type.Array(SingleValue, { minItems: 1, maxItems: 10 }),
+])
+export type MappingValue = Static<typeof MappingValue>
+
+/** The fields an integration may map: those a source's deliveries may lack. */
+export const IntegrationMapping = Type.Object(
+  {
+    app: Type.Optional(MappingValue),
+    environment: Type.Optional(MappingValue),
+    repository: Type.Optional(MappingValue),
+    version: Type.Optional(MappingValue),
+  },
+  { additionalProperties: false },
+)
+export type IntegrationMapping = Static<typeof IntegrationMapping>
+
+/** A delivery as the mapping reads it: its parsed JSON body and the request's headers. */
+export interface Delivery {
+  body: unknown
+  headers: Headers
+}
+
+/** The value at a dot path of the body (`a.b.c`), or of a header (`headers.<name>`), as text. */
+export function valueAt(delivery: Delivery, path: string): string | undefined {
+  const [first, ...rest] = path.split('.')
+  if (first === 'headers' && rest.length > 0) {
+    return nonBlank(delivery.headers.get(rest.join('.')) ?? undefined)
+  }
+  let value: unknown = delivery.body
+  for (const key of path.split('.')) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+    // Own properties only: a path never reaches Object.prototype.
+    value = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined
+  }
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+  return typeof value === 'string' ? nonBlank(value) : undefined
+}
+
+/** What the mapping gives for a field: the first of its values that gives a non-blank string. */
+export function mappedValue(
+  value: MappingValue | undefined,
+  delivery: Delivery,
+): string | undefined {
+  if (value === undefined) return undefined
+  for (const each of Array.isArray(value) ? value : [value]) {
+    const found = typeof each === 'string' ? nonBlank(each) : valueAt(delivery, each.from)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+const nonBlank = (text: string | undefined) => (text?.trim() ? text.trim() : undefined)
