@@ -97,7 +97,7 @@ test('failure and error say which GitHub deployment failed; an odd body is ignor
     const failed = { ...success, deployment_status: { ...success?.deployment_status, state } }
     expect(outcomeOfDeploymentStatus({ body: failed, headers }, {})).toEqual({
       outcome: 'failure',
-      githubDeploymentId: String(success?.deployment?.id),
+      senderDeploymentId: String(success?.deployment?.id),
       state,
     })
   }

@@ -12,14 +12,7 @@
 // state is ignored, with the reason in words.
 
 import { type Delivery, type IntegrationMapping, mappedValue, valueAt } from '../mapping.ts'
-
-/** The `POST /v1/deployments` body a delivery stands for; checked by the contract's validator. */
-export type DeploymentBody = Record<string, string | null>
-
-export type StatusOutcome =
-  | { outcome: 'record'; deployment: DeploymentBody }
-  | { outcome: 'failure'; githubDeploymentId: string; state: string }
-  | { outcome: 'ignored'; reason: string }
+import type { DeliveryOutcome } from '../outcome.ts'
 
 const FAILED_STATES = new Set(['failure', 'error'])
 
@@ -27,7 +20,7 @@ const FAILED_STATES = new Set(['failure', 'error'])
 export function outcomeOfDeploymentStatus(
   delivery: Delivery,
   mapping: IntegrationMapping,
-): StatusOutcome {
+): DeliveryOutcome {
   const at = (path: string) => valueAt(delivery, path)
   const state = at('deployment_status.state')
   const sha = at('deployment.sha')
@@ -40,7 +33,7 @@ export function outcomeOfDeploymentStatus(
     }
   }
   if (FAILED_STATES.has(state)) {
-    return { outcome: 'failure', githubDeploymentId: at('deployment.id') ?? '', state }
+    return { outcome: 'failure', senderDeploymentId: at('deployment.id') ?? '', state }
   }
   if (state !== 'success') {
     return {
