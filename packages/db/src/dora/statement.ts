@@ -6,7 +6,7 @@
 // stored facts of the periods (migration 0015), so a span has the same figures however it is asked.
 
 import type { Fragment, Tx } from '../client.ts'
-import { countWindowDeployments } from './deployment-counts.ts'
+import { countWindowDeployments, environmentIdsOf } from './deployment-counts.ts'
 import { earliestRecoveries, failureSignals, reworkDeployments } from './failure-signals.ts'
 import {
   type BucketSpan,
@@ -73,12 +73,9 @@ export async function doraStatement(
   periods: DoraPeriod[],
 ): Promise<PeriodRows[] | undefined> {
   const plans = periods.map((period) => plannedPeriod(period))
-  const groups = plans.flatMap((plan, period) => groupsOf(plan, period))
-  const environments = await tx<{ id: string }[]>`
-    select id::text from environments
-     where workspace_id = ${scope.workspaceId} and name_key = any(${scope.environmentKeys}::text[])`
-  if (environments.length < new Set(scope.environmentKeys).size) return undefined
-  const environmentIds = environments.map(({ id }) => id)
+  const { groups, placed } = groupsOf(plans)
+  const environmentIds = await environmentIdsOf(tx, scope.workspaceId, scope.environmentKeys)
+  if (environmentIds === undefined) return undefined
   // An app or repository filter, resolved once to the ids the counts and the facts keep.
   const selected =
     scope.appKey === undefined && scope.repositoryKey === undefined
@@ -97,8 +94,12 @@ export async function doraStatement(
     factsOfGroups(tx, { ...counting, groups }),
     Promise.all(plans.map(({ unit, plan }) => countWindowDeployments(tx, counting, unit, plan))),
   ])
+  const factsOf = new Map(facts.map((row) => [`${row.group} ${row.applicationId}`, row]))
   return plans.map((plan, period) =>
-    rowsOfPeriod(plan, period, { groups, facts, countsOf: counts[period] ?? new Map() }),
+    rowsOfPeriod(plan, placed[period] as PlacedPeriod, {
+      factsOf,
+      countsOf: counts[period] ?? new Map(),
+    }),
   )
 }
 
@@ -118,27 +119,32 @@ function plannedPeriod(period: DoraPeriod): PlannedPeriod {
 
 /** A group of the statement: deployments of [from, to), together or per application. */
 interface Group {
-  period: number
-  /** The bucket's index, or -1 for the whole period. */
-  bucket: number
   perApplication: boolean
   from: bigint
   to: bigint
 }
 
-function groupsOf(period: PlannedPeriod, index: number): Group[] {
-  const whole = { period: index, bucket: -1, from: period.since, to: period.until }
-  return [
-    ...(period.whole ? [{ ...whole, perApplication: false }] : []),
-    ...(period.split === 'application' ? [{ ...whole, perApplication: true }] : []),
-    ...period.spans.map((span, bucket) => ({
-      period: index,
-      bucket,
-      perApplication: false,
-      from: span.from,
-      to: span.to,
-    })),
-  ]
+/** Where a period's rows stand among the statement's groups, by index. */
+interface PlacedPeriod {
+  whole: number | undefined
+  applications: number | undefined
+  buckets: number[]
+}
+
+/** The groups of every period, in one list the statement numbers, and where each period's are. */
+function groupsOf(periods: PlannedPeriod[]): { groups: Group[]; placed: PlacedPeriod[] } {
+  const groups: Group[] = []
+  const add = (group: Group) => groups.push(group) - 1
+  const placed = periods.map((period) => {
+    const range = { from: period.since, to: period.until }
+    return {
+      whole: period.whole ? add({ ...range, perApplication: false }) : undefined,
+      applications:
+        period.split === 'application' ? add({ ...range, perApplication: true }) : undefined,
+      buckets: period.spans.map(({ from, to }) => add({ from, to, perApplication: false })),
+    }
+  })
+  return { groups, placed }
 }
 
 /** A row of the statement: a group's (by its index), or one application's in it. */
@@ -325,28 +331,16 @@ const NO_FACTS: Omit<GroupRow, 'group' | 'applicationId'> = {
 /** A period's rows: its groups' rows from the statement, with its deployment counts. */
 function rowsOfPeriod(
   period: PlannedPeriod,
-  index: number,
-  read: { groups: Group[]; facts: GroupRow[]; countsOf: Map<string, number[]> },
+  placed: PlacedPeriod,
+  read: { factsOf: Map<string, GroupRow>; countsOf: Map<string, number[]> },
 ): PeriodRows {
-  const factsOf = new Map<string, GroupRow>()
-  for (const row of read.facts) {
-    if (read.groups[row.group]?.period === index)
-      factsOf.set(`${row.group} ${row.applicationId}`, row)
-  }
-  const groupOf = (bucket: number, perApplication: boolean) =>
-    read.groups.findIndex(
-      (group) =>
-        group.period === index &&
-        group.bucket === bucket &&
-        group.perApplication === perApplication,
-    )
   const rowOf = (group: number, applicationId: string, deployments: number): DoraRow => {
     const {
       group: _,
       applicationId: __,
       unchanged,
       ...row
-    } = factsOf.get(`${group} ${applicationId}`) ?? { group, applicationId, ...NO_FACTS }
+    } = read.factsOf.get(`${group} ${applicationId}`) ?? { group, applicationId, ...NO_FACTS }
     return { ...row, deployments, changes: deployments - unchanged }
   }
   const perBucket = new Array<number>(period.plan.bucketCount).fill(0)
@@ -360,21 +354,21 @@ function rowsOfPeriod(
     if (total > 0) perApplication.set(applicationId, total)
   }
   const total = perBucket.reduce((sum, count) => sum + count, 0)
-  const byApplication = groupOf(-1, true)
+  const { whole, applications } = placed
   return {
     since: period.since,
     until: period.until,
-    whole: period.whole ? rowOf(groupOf(-1, false), '0', total) : undefined,
+    whole: whole === undefined ? undefined : rowOf(whole, '0', total),
     buckets: period.spans.map((span, bucket) => ({
       ...span,
-      row: rowOf(groupOf(bucket, false), '0', perBucket[bucket] ?? 0),
+      row: rowOf(placed.buckets[bucket] as number, '0', perBucket[bucket] ?? 0),
     })),
     applications: new Map(
-      byApplication < 0
+      applications === undefined
         ? []
         : [...perApplication].map(([applicationId, deployments]) => [
             applicationId,
-            rowOf(byApplication, applicationId, deployments),
+            rowOf(applications, applicationId, deployments),
           ]),
     ),
   }
