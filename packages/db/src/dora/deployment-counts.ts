@@ -10,16 +10,20 @@ import {
   type WindowPlan,
 } from './time-units.ts'
 
-/** The id of the workspace's environment of that name key, or undefined when it has none. */
-export async function environmentIdOf(
+/**
+ * The ids of the workspace's environments of these name keys (in no order), or undefined when it
+ * lacks one of them.
+ */
+export async function environmentIdsOf(
   tx: Tx,
   workspaceId: string,
-  environmentKey: string,
-): Promise<string | undefined> {
-  const [environment] = await tx<{ id: string }[]>`
+  environmentKeys: string[],
+): Promise<string[] | undefined> {
+  const environments = await tx<{ id: string }[]>`
     select id::text from environments
-     where workspace_id = ${workspaceId} and name_key = ${environmentKey}`
-  return environment?.id
+     where workspace_id = ${workspaceId} and name_key = any(${environmentKeys}::text[])`
+  if (environments.length < new Set(environmentKeys).size) return undefined
+  return environments.map(({ id }) => id)
 }
 
 // Whole days and weeks: a range scan of deployment_counts' primary key (workspace, environment,

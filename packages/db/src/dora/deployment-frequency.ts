@@ -2,7 +2,7 @@ import type { DeploymentFrequency } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
 import { applicationsInOrder } from '../read/application-order.ts'
 import { inSnapshot } from '../read/snapshot.ts'
-import { countDeploymentsByApplication, environmentIdOf } from './deployment-counts.ts'
+import { countDeploymentsByApplication, environmentIdsOf } from './deployment-counts.ts'
 import { type BucketUnit, bucketStart, isoOf, planWindow } from './time-units.ts'
 
 /** Buckets, per-application counts and totals of `deploymentFrequency`. */
@@ -34,7 +34,7 @@ export async function deploymentFrequency(
   )
   let countsOf = new Map<string, number[]>()
   const names = await inSnapshot(sql, async (tx) => {
-    const environmentId = await environmentIdOf(tx, workspaceId, query.environmentKey)
+    const [environmentId] = (await environmentIdsOf(tx, workspaceId, [query.environmentKey])) ?? []
     if (environmentId === undefined) return []
     countsOf = await countDeploymentsByApplication(tx, { workspaceId, environmentId, unit }, plan)
     if (countsOf.size === 0) return []
