@@ -10,3 +10,31 @@ export type DeliveryOutcome =
   | { outcome: 'record'; deployment: DeploymentBody }
   | { outcome: 'failure'; senderDeploymentId: string; state: string }
   | { outcome: 'ignored'; reason: string }
+
+/** A delivery that lacks what every one of its kind carries: ignored, naming what it lacks. */
+export function lacking(kind: string, fields: string[]): DeliveryOutcome {
+  const named = `${fields.slice(0, -1).join(', ')} or ${fields.at(-1)}`
+  return { outcome: 'ignored', reason: `not a ${kind} delivery: it lacks ${named}` }
+}
+
+/**
+ * What a deployment's state says, the same for every sender: nothing yet for `success` (the
+ * caller records the deployment); a failure of the sender's deployment for a state in
+ * `failedStates`; any other state ignored, with the reason (`stateName` says where it stands).
+ */
+export function outcomeOfState(report: {
+  stateName: string
+  state: string
+  failedStates: readonly string[]
+  senderDeploymentId: string | undefined
+}): DeliveryOutcome | undefined {
+  const { stateName, state } = report
+  if (state === 'success') return undefined
+  if (report.failedStates.includes(state)) {
+    return { outcome: 'failure', senderDeploymentId: report.senderDeploymentId ?? '', state }
+  }
+  return {
+    outcome: 'ignored',
+    reason: `${stateName} '${state}' is not a finished deployment: only 'success' records one`,
+  }
+}

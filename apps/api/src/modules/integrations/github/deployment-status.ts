@@ -12,9 +12,7 @@
 // state is ignored, with the reason in words.
 
 import { type Delivery, type IntegrationMapping, mappedValue, valueAt } from '../mapping.ts'
-import type { DeliveryOutcome } from '../outcome.ts'
-
-const FAILED_STATES = new Set(['failure', 'error'])
+import { type DeliveryOutcome, lacking, outcomeOfState } from '../outcome.ts'
 
 /** What a `deployment_status` delivery means for Shiplog under an integration's mapping. */
 export function outcomeOfDeploymentStatus(
@@ -26,21 +24,19 @@ export function outcomeOfDeploymentStatus(
   const sha = at('deployment.sha')
   const repository = mappedValue(mapping.repository, delivery) ?? at('repository.full_name')
   if (state === undefined || sha === undefined || repository === undefined) {
-    return {
-      outcome: 'ignored',
-      reason:
-        'not a deployment_status delivery: it lacks deployment_status.state, deployment.sha or repository.full_name',
-    }
+    return lacking('deployment_status', [
+      'deployment_status.state',
+      'deployment.sha',
+      'repository.full_name',
+    ])
   }
-  if (FAILED_STATES.has(state)) {
-    return { outcome: 'failure', senderDeploymentId: at('deployment.id') ?? '', state }
-  }
-  if (state !== 'success') {
-    return {
-      outcome: 'ignored',
-      reason: `deployment_status state '${state}' is not a finished deployment: only 'success' records one`,
-    }
-  }
+  const unfinished = outcomeOfState({
+    stateName: 'deployment_status state',
+    state,
+    failedStates: ['failure', 'error'],
+    senderDeploymentId: at('deployment.id'),
+  })
+  if (unfinished) return unfinished
   const ref = at('deployment.ref')
   return {
     outcome: 'record',

@@ -13,7 +13,7 @@
 // `running` and `canceled` are ignored, with the reason in words.
 
 import { type Delivery, type IntegrationMapping, mappedValue, valueAt } from '../mapping.ts'
-import type { DeliveryOutcome } from '../outcome.ts'
+import { type DeliveryOutcome, lacking, outcomeOfState } from '../outcome.ts'
 
 const GITLAB_TIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) (?:([+-])(\d{2})(\d{2})|UTC)$/
 
@@ -41,21 +41,15 @@ export function outcomeOfDeploymentHook(
   const shortSha = at('short_sha')
   const repository = mappedValue(mapping.repository, delivery) ?? at('project.path_with_namespace')
   if (status === undefined || shortSha === undefined || repository === undefined) {
-    return {
-      outcome: 'ignored',
-      reason:
-        'not a Deployment Hook delivery: it lacks status, short_sha or project.path_with_namespace',
-    }
+    return lacking('Deployment Hook', ['status', 'short_sha', 'project.path_with_namespace'])
   }
-  if (status === 'failed') {
-    return { outcome: 'failure', senderDeploymentId: at('deployment_id') ?? '', state: status }
-  }
-  if (status !== 'success') {
-    return {
-      outcome: 'ignored',
-      reason: `Deployment Hook status '${status}' is not a finished deployment: only 'success' records one`,
-    }
-  }
+  const unfinished = outcomeOfState({
+    stateName: 'Deployment Hook status',
+    state: status,
+    failedStates: ['failed'],
+    senderDeploymentId: at('deployment_id'),
+  })
+  if (unfinished) return unfinished
   const changedAt = at('status_changed_at')
   const deployedAt = changedAt === undefined ? undefined : rfc3339OfGitLabTime(changedAt)
   if (changedAt !== undefined && deployedAt === undefined) {
