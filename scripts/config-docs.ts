@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { type EnvSchema, envVariables } from '@shiplog/config'
 import { ApiEnv } from '../apps/api/src/env.ts'
 import { SIGN_IN_SETTINGS } from '../apps/api/src/modules/access/sign-in-env.ts'
-import { CliEnv } from '../apps/cli/src/env.ts'
+import { CliEnv, IntegrationsSettings } from '../apps/cli/src/env.ts'
 import { WorkerEnv } from '../apps/worker/src/env.ts'
 
 /** Where the generated reference goes. */
@@ -30,6 +30,13 @@ const SECTIONS: Section[] = [
   },
   { title: 'Worker (`apps/worker/src/env.ts`)', schema: WorkerEnv },
   { title: 'Migration step and CLI (`apps/cli/src/env.ts`)', schema: CliEnv },
+  {
+    title: '`bun run integrations` (`apps/cli/src/env.ts`)',
+    schema: IntegrationsSettings,
+    note: `Besides the CLI's variables above, the API's settings it shares: it seals secrets the API
+opens and prints URLs the API answers at, so run it where the API runs, whose pod has them
+([integrations.md](integrations.md)).`,
+  },
 ]
 
 const INTRO = `# Configuration

@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util'
-import { loadCliEnv } from './env.ts'
+import { type CliEnv, loadCliEnv } from './env.ts'
 
 /** A mistake in how the command was called: printed with usage, exit code 2. */
 export class UsageError extends Error {}
@@ -12,13 +12,14 @@ export function asksForHelp(args: string[]): boolean {
 
 /**
  * Runs a CLI entry point: `--help` or `-h` prints the usage and exits 0 (before configuration
- * is read, so help works whatever the environment); otherwise reads configuration, maps usage
- * errors to exit code 2 and any other failure to exit code 1, with a one-line message instead
- * of a stack trace.
+ * is read, so help works whatever the environment); otherwise reads configuration (the CLI's,
+ * unless `loadEnv` reads a wider one), maps usage errors to exit code 2 and any other failure to
+ * exit code 1, with a one-line message instead of a stack trace.
  */
-export async function runCommand(
+export async function runCommand<Env = CliEnv>(
   usage: string,
-  main: (args: string[], env: ReturnType<typeof loadCliEnv>) => Promise<void>,
+  main: (args: string[], env: Env) => Promise<void>,
+  loadEnv: (source: Record<string, string | undefined>) => Env = loadCliEnv as never,
 ): Promise<void> {
   const args = process.argv.slice(2)
   if (asksForHelp(args)) {
@@ -26,7 +27,7 @@ export async function runCommand(
     process.exit(0)
   }
   try {
-    await main(args, loadCliEnv(process.env))
+    await main(args, loadEnv(process.env))
     process.exit(0)
   } catch (error) {
     if (error instanceof UsageError) {
@@ -61,4 +62,10 @@ export function table(headers: string[], rows: string[][]): string {
       .join('  ')
       .trimEnd()
   return [line(headers), ...rows.map(line)].join('\n')
+}
+
+/** A time as the CLI's tables print it: UTC, to the second; `-` for none. */
+export function utcSeconds(time: Date | string | null): string {
+  if (time === null) return '-'
+  return (typeof time === 'string' ? time : time.toISOString()).replace(/\.\d+Z$/, 'Z')
 }

@@ -1,5 +1,5 @@
 import { DeploymentQueue } from '@shiplog/db/queue'
-import { parseCommandArgs, runCommand, table, UsageError } from './command.ts'
+import { parseCommandArgs, runCommand, table, UsageError, utcSeconds } from './command.ts'
 import { openDatabase } from './database.ts'
 
 const USAGE = `Usage:
@@ -42,7 +42,7 @@ await runCommand(USAGE, async (argv, env) => {
             dead.environment ?? '-',
             dead.version ?? '-',
             String(dead.attempts),
-            dead.failedAt.toISOString().replace(/\.\d+Z$/, 'Z'),
+            utcSeconds(dead.failedAt),
             (dead.reason ?? '-').slice(0, 120),
           ]),
         ),

@@ -9,7 +9,7 @@ import {
   SCOPES,
   type Scope,
 } from '@shiplog/schema'
-import { parseCommandArgs, runCommand, table, UsageError } from './command.ts'
+import { parseCommandArgs, runCommand, table, UsageError, utcSeconds } from './command.ts'
 import { openDatabase } from './database.ts'
 
 const USAGE = `Usage:
@@ -43,8 +43,6 @@ function scopesOf(given: string[] | undefined): Scope[] {
   }
   return [...new Set(named.filter(isScope))]
 }
-
-const when = (date: Date | null) => (date ? date.toISOString().replace(/\.\d+Z$/, 'Z') : '-')
 
 await runCommand(USAGE, async (argv, env) => {
   const { positionals, values } = parseCommandArgs(argv, {
@@ -123,9 +121,9 @@ await runCommand(USAGE, async (argv, env) => {
             key.prefix,
             key.scopes.join(','),
             key.rateLimitPerMinute ? String(key.rateLimitPerMinute) : 'default',
-            when(key.createdAt),
-            when(key.lastUsedAt),
-            key.revokedAt ? `revoked ${when(key.revokedAt)}` : 'active',
+            utcSeconds(key.createdAt),
+            utcSeconds(key.lastUsedAt),
+            key.revokedAt ? `revoked ${utcSeconds(key.revokedAt)}` : 'active',
           ]),
         ),
       )

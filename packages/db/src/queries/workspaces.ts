@@ -17,6 +17,12 @@ export async function ensureWorkspace(
   return row
 }
 
+/** The id of the workspace with this slug, or undefined: unlike ensureWorkspace, creates none. */
+export async function findWorkspaceId(sql: Queryable, slug: string): Promise<string | undefined> {
+  const [row] = await sql<{ id: string }[]>`select id::text from workspaces where slug = ${slug}`
+  return row?.id
+}
+
 /** How many workspaces exist; zero means a fresh database. */
 export async function countWorkspaces(sql: Sql): Promise<number> {
   const [row] = await sql<{ count: number }[]>`select count(*)::int as count from workspaces`
