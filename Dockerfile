@@ -18,6 +18,7 @@ COPY apps/cli/package.json apps/cli/
 COPY packages/client/package.json packages/client/
 COPY packages/config/package.json packages/config/
 COPY packages/db/package.json packages/db/
+COPY packages/integrations/package.json packages/integrations/
 COPY packages/ops-http/package.json packages/ops-http/
 COPY packages/schema/package.json packages/schema/
 # --production leaves out devDependencies (embedded-postgres among them); the lockfile's
@@ -50,6 +51,7 @@ COPY tsconfig.base.json ./
 COPY packages/config ./packages/config
 COPY packages/schema ./packages/schema
 COPY packages/db ./packages/db
+COPY packages/integrations ./packages/integrations
 COPY packages/ops-http ./packages/ops-http
 COPY apps/api ./apps/api
 COPY --from=cli /app/apps/api/dist ./apps/api/dist

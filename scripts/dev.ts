@@ -2,6 +2,7 @@
 // database, the CLI bundle the API serves, then the API and the worker with readable logs. Ctrl-C
 // stops everything.
 import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { createSql } from '@shiplog/db/client'
 import { resolvePostgres } from '@shiplog/db/embedded'
@@ -59,7 +60,24 @@ await sql.end()
 await writeCliBundle()
 say('dev', 'CLI bundle built (/cli/shiplog.mjs)')
 
-const env = { ...process.env, DATABASE_URL: postgresServer.url, PORT: String(port) }
+// GitHub integrations keep their secrets sealed: a newcomer gets a key of their own, kept beside
+// the embedded data so secrets sealed yesterday still open today.
+function devSealingKey(): string {
+  const path = '.data/integration-sealing-key'
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim()
+  const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+  mkdirSync('.data', { recursive: true })
+  writeFileSync(path, `${key}\n`, { mode: 0o600 })
+  say('dev', `integration sealing key made (${path})`)
+  return key
+}
+
+const env = {
+  ...process.env,
+  DATABASE_URL: postgresServer.url,
+  PORT: String(port),
+  INTEGRATION_SEALING_KEY: process.env.INTEGRATION_SEALING_KEY ?? devSealingKey(),
+}
 const children = new Map<string, ChildProcess>()
 let stopping = false
 

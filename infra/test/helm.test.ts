@@ -88,6 +88,7 @@ describe('helm chart values', () => {
       'METRICS_PORT',
       'WORKER_PORT',
       'OIDC_CLIENT_SECRET',
+      'INTEGRATION_SEALING_KEY',
     ]
     const reads = (component: string) =>
       knownVariables(PROCESSES[component] as never)
@@ -139,7 +140,7 @@ describe('helm chart rendered [needs the helm binary; skipped when it is not on 
 
   for (const values of [PRODUCTION_VALUES, `${import.meta.dir}/fixtures/ingress-values.yaml`]) {
     test.skipIf(!helm)(
-      `with ${values.split('/').at(-1)} the Ingress routes /, /ui, /docs, /openapi.json, /cli and /v1 to the API, never /healthz, /readyz or /metrics`,
+      `with ${values.split('/').at(-1)} the Ingress routes /, /ui, /docs, /openapi.json, /cli, /v1 and /hooks to the API, never /healthz, /readyz or /metrics`,
       () => {
         const ingress = find(helmTemplate([values]), 'Ingress', 'shiplog-api')
         expect(ingress.spec.defaultBackend).toBeUndefined()
@@ -206,6 +207,23 @@ describe('helm chart rendered [needs the helm binary; skipped when it is not on 
       expect(env('Job', 'shiplog-migrate').map((variable) => variable.name)).toEqual([
         'DATABASE_URL',
       ])
+    },
+  )
+
+  test.skipIf(!helm)(
+    'with integrations.existingSecret the API alone gets INTEGRATION_SEALING_KEY from it, never as a value',
+    () => {
+      const objects = helmTemplate([`${import.meta.dir}/fixtures/integrations-values.yaml`])
+      const env = (kind: string, name: string): { name: string; valueFrom?: unknown }[] =>
+        find(objects, kind, name).spec.template.spec.containers[0].env
+      expect(env('Deployment', 'shiplog-api')).toContainEqual({
+        name: 'INTEGRATION_SEALING_KEY',
+        valueFrom: { secretKeyRef: { name: 'shiplog-integrations', key: 'sealing-key' } },
+      })
+      expect(env('Deployment', 'shiplog-worker').map((variable) => variable.name)).toEqual([
+        'DATABASE_URL',
+      ])
+      expect(JSON.stringify(objects)).not.toContain('"INTEGRATION_SEALING_KEY":')
     },
   )
 

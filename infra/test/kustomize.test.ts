@@ -44,7 +44,7 @@ for (const overlay of OVERLAYS) {
       expect(kustomize(overlay).flatMap(unknownFields)).toEqual([])
     })
 
-    test('the Ingress routes /, /ui, /docs, /openapi.json, /cli and /v1 to the API, never /healthz, /readyz or /metrics', () => {
+    test('the Ingress routes /, /ui, /docs, /openapi.json, /cli, /v1 and /hooks to the API, never /healthz, /readyz or /metrics', () => {
       const ingress = find(kustomize(overlay), 'Ingress', 'shiplog-api')
       expect(ingress.spec.defaultBackend).toBeUndefined()
       expect(routeTable(ingress)).toEqual(

@@ -45,13 +45,24 @@ create table audit_events (
   action text not null,
   target_id uuid not null,
   details jsonb default '{}'::jsonb not null,
-  constraint audit_events_action_check CHECK ((action = ANY (ARRAY['deployment.voided'::text, 'incident.opened'::text, 'incident.changed'::text, 'key.created'::text, 'key.revoked'::text]))),
+  constraint audit_events_action_check CHECK ((action = ANY (ARRAY['deployment.voided'::text, 'incident.opened'::text, 'incident.changed'::text, 'key.created'::text, 'key.revoked'::text, 'integration.created'::text, 'integration.changed'::text, 'integration.secret_rotated'::text, 'integration.deleted'::text]))),
   constraint audit_events_actor_key_id_fkey FOREIGN KEY (actor_key_id) REFERENCES api_keys(id),
   constraint audit_events_actor_person_id_fkey FOREIGN KEY (actor_person_id) REFERENCES people(id),
   constraint audit_events_check CHECK (((actor_person_id IS NULL) OR (actor_key_id IS NULL))),
   constraint audit_events_details_check CHECK ((jsonb_typeof(details) = 'object'::text)),
   constraint audit_events_pkey PRIMARY KEY (id),
   constraint audit_events_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+);
+
+create table commit_chains (
+  deployment_id uuid not null,
+  workspace_id bigint not null,
+  repository_key text not null,
+  state text not null,
+  reason text,
+  updated_at timestamp with time zone default now() not null,
+  constraint commit_chains_pkey PRIMARY KEY (deployment_id),
+  constraint commit_chains_state_check CHECK ((state = ANY (ARRAY['waiting'::text, 'derived'::text, 'unknown'::text, 'sent'::text])))
 );
 
 create table dashboard_sessions (
@@ -167,7 +178,9 @@ create table deployment_inbox (
   description text,
   author text,
   monorepo_path text,
-  constraint deployment_inbox_pkey PRIMARY KEY (id)
+  source text default 'api'::text not null,
+  constraint deployment_inbox_pkey PRIMARY KEY (id),
+  constraint deployment_inbox_source_name CHECK ((source ~ '^[a-z][a-z0-9-]{0,31}$'::text))
 );
 
 create table deployments (
@@ -187,9 +200,11 @@ create table deployments (
   voided_by_key uuid,
   void_reason text,
   voided_by_person uuid,
+  source text default 'api'::text not null,
   constraint deployments_application_id_fkey FOREIGN KEY (application_id) REFERENCES applications(id) ON DELETE CASCADE,
   constraint deployments_environment_id_fkey FOREIGN KEY (environment_id) REFERENCES environments(id) ON DELETE CASCADE,
   constraint deployments_pkey PRIMARY KEY (id),
+  constraint deployments_source_name CHECK ((source ~ '^[a-z][a-z0-9-]{0,31}$'::text)) NOT VALID,
   constraint deployments_void_reason_check CHECK ((char_length(void_reason) <= 500)),
   constraint deployments_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
@@ -244,6 +259,46 @@ create table incidents (
   constraint incidents_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 
+create table integration_deliveries (
+  id uuid not null,
+  integration_id uuid not null,
+  workspace_id bigint not null,
+  received_at timestamp with time zone not null,
+  event text not null,
+  sender_delivery_id text,
+  dedupe_key text,
+  body bytea,
+  headers jsonb default '{}'::jsonb not null,
+  state text not null,
+  reason text,
+  duplicate_of uuid,
+  deployment_id uuid,
+  sender_deployment_id text,
+  commit_count integer,
+  handled_at timestamp with time zone,
+  constraint integration_deliveries_integration_id_fkey FOREIGN KEY (integration_id) REFERENCES integrations(id) ON DELETE CASCADE,
+  constraint integration_deliveries_pkey PRIMARY KEY (id),
+  constraint integration_deliveries_state_check CHECK ((state = ANY (ARRAY['received'::text, 'recorded'::text, 'duplicate'::text, 'ignored'::text, 'refused'::text])))
+);
+
+create table integrations (
+  id uuid not null,
+  workspace_id bigint not null,
+  source text not null,
+  name text not null,
+  mapping jsonb default '{}'::jsonb not null,
+  secret bytea not null,
+  previous_secret bytea,
+  previous_secret_until timestamp with time zone,
+  created_at timestamp with time zone default now() not null,
+  constraint integrations_check CHECK (((previous_secret IS NULL) = (previous_secret_until IS NULL))),
+  constraint integrations_mapping_check CHECK ((jsonb_typeof(mapping) = 'object'::text)),
+  constraint integrations_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100))),
+  constraint integrations_pkey PRIMARY KEY (id),
+  constraint integrations_source_check CHECK ((source = ANY (ARRAY['github'::text, 'gitlab'::text]))),
+  constraint integrations_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
+);
+
 create table people (
   id uuid default gen_random_uuid() not null,
   issuer text not null,
@@ -259,6 +314,36 @@ create table people (
   constraint people_name_check CHECK ((char_length(name) <= 255)),
   constraint people_pkey PRIMARY KEY (id),
   constraint people_subject_check CHECK (((char_length(subject) >= 1) AND (char_length(subject) <= 255)))
+);
+
+create table pushed_commits (
+  push_id uuid not null,
+  position integer not null,
+  workspace_id bigint not null,
+  repository_key text not null,
+  sha text not null,
+  committed_at timestamp with time zone not null,
+  authored_at timestamp with time zone not null,
+  subject text,
+  author text,
+  message text not null,
+  constraint pushed_commits_pkey PRIMARY KEY (push_id, "position"),
+  constraint pushed_commits_push_id_fkey FOREIGN KEY (push_id) REFERENCES pushes(id) ON DELETE CASCADE
+);
+
+create table pushes (
+  id uuid not null,
+  workspace_id bigint not null,
+  repository_key text not null,
+  before_sha text not null,
+  after_sha text not null,
+  forced boolean not null,
+  listed integer not null,
+  total integer not null,
+  web_url text,
+  received_at timestamp with time zone not null,
+  constraint pushes_pkey PRIMARY KEY (id),
+  constraint pushes_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 
 create table rate_limit_buckets (
@@ -321,6 +406,10 @@ CREATE INDEX audit_events_newest ON public.audit_events USING btree (workspace_i
 
 CREATE INDEX audit_events_target ON public.audit_events USING btree (target_id, at DESC, id DESC);
 
+CREATE INDEX commit_chains_unknown ON public.commit_chains USING btree (workspace_id, repository_key) WHERE (state = 'unknown'::text);
+
+CREATE INDEX commit_chains_waiting ON public.commit_chains USING btree (updated_at) WHERE (state = 'waiting'::text);
+
 CREATE INDEX dashboard_sessions_expiry ON public.dashboard_sessions USING btree (expires_at);
 
 CREATE INDEX deployment_aliases_by_deployment ON public.deployment_aliases USING btree (deployment_id);
@@ -360,6 +449,20 @@ CREATE INDEX idempotency_keys_expiry ON public.idempotency_keys USING btree (exp
 CREATE INDEX incidents_by_cause ON public.incidents USING btree (cause_deployment_id) WHERE (cause_deployment_id IS NOT NULL);
 
 CREATE INDEX incidents_newest ON public.incidents USING btree (workspace_id, started_at, id);
+
+CREATE INDEX integration_deliveries_by_sender_deployment ON public.integration_deliveries USING btree (integration_id, sender_deployment_id) WHERE (sender_deployment_id IS NOT NULL);
+
+CREATE UNIQUE INDEX integration_deliveries_first ON public.integration_deliveries USING btree (integration_id, dedupe_key) WHERE (state <> ALL (ARRAY['duplicate'::text, 'refused'::text]));
+
+CREATE INDEX integration_deliveries_list ON public.integration_deliveries USING btree (integration_id, id DESC);
+
+CREATE INDEX integration_deliveries_waiting ON public.integration_deliveries USING btree (id) WHERE (state = 'received'::text);
+
+CREATE UNIQUE INDEX integrations_name ON public.integrations USING btree (workspace_id, lower(name));
+
+CREATE INDEX pushed_commits_by_sha ON public.pushed_commits USING btree (workspace_id, repository_key, sha);
+
+CREATE INDEX pushes_by_after ON public.pushes USING btree (workspace_id, repository_key, after_sha);
 
 CREATE INDEX sign_in_transactions_expiry ON public.sign_in_transactions USING btree (expires_at);
 

@@ -129,6 +129,31 @@ export const ApiEnv = Type.Object({
     default: 20_000,
     description: 'Hard stop if draining takes longer',
   }),
+  INTEGRATION_SEALING_KEY: Type.Optional(
+    Type.String({
+      pattern: '^\\s*[A-Za-z0-9+/_-]{43}=?\\s*$',
+      errorMessage: '32 random bytes in base64, e.g. the output of `openssl rand -base64 32`',
+      description:
+        'Seals the secrets of GitHub integrations (AES-256-GCM): 32 random bytes in base64 (`openssl rand -base64 32`). Never logged; keep it in a Secret. Unset, GitHub integrations cannot be created (`bun run dev` makes one)',
+    }),
+  ),
+  INTEGRATION_SECRET_GRACE_SECONDS: Type.Integer({
+    minimum: 0,
+    default: 3600,
+    description:
+      'After an integration’s secret is rotated, the previous one is still accepted this long',
+  }),
+  INTEGRATION_BODY_MAX_BYTES: Type.Integer({
+    minimum: 26_214_400,
+    default: 26_214_400,
+    description:
+      'Largest delivery an integration takes (`413` above); at least 25 MiB, GitHub’s own cap',
+  }),
+  INTEGRATION_RATE_LIMIT_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    default: 6_000,
+    description: 'Deliveries one integration may send per minute to each replica (more get `429`)',
+  }),
   LOG_REQUESTS: Type.Boolean({
     default: true,
     description: 'One JSON line per request on stdout',

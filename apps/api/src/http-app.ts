@@ -8,6 +8,8 @@ import type { SignInSettings } from './modules/access/sign-in-settings.ts'
 import { cliRoutes } from './modules/cli/index.ts'
 import { docsRoutes } from './modules/docs/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
+import { receiverRoutes } from './modules/integrations/receiver.ts'
+import type { WiredIntegrations } from './modules/integrations/wiring.ts'
 import type { Readiness } from './modules/health/readiness.ts'
 import { webRoutes } from './modules/web/index.ts'
 import { auth } from './plugins/auth/index.ts'
@@ -42,6 +44,8 @@ export interface HttpAppDeps {
   log: LogLine
   logRequests: boolean
   metrics: ApiMetrics
+  /** Integrations: the endpoints' settings and the receiver. */
+  integrations: WiredIntegrations
   /** How people sign in to the dashboard. */
   signIn: SignInSettings
   oidc: OidcClient | undefined
@@ -73,6 +77,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     deps.rateLimit,
     rateLimited('key'),
   )
+  const { integrations } = deps
   // Elysia otherwise finds the path by assuming a host of four characters or more, which
   // misroutes requests with a short Host header under its web-standard (Deno) handler.
   return (
@@ -84,6 +89,8 @@ export function createHttpApp(deps: HttpAppDeps) {
       .use(docsRoutes(API_ROUTES))
       // The CLI for pipelines: no key, no database.
       .use(cliRoutes())
+      // Senders prove themselves with their integration's secret, not a key.
+      .use(receiverRoutes(integrations.receiver))
       .use(
         webRoutes({
           sql: deps.sql,
@@ -104,6 +111,7 @@ export function createHttpApp(deps: HttpAppDeps) {
           queue: deps.queue,
           reads: deps.reads,
           receipts: deps.receipts,
+          integrations: integrations.settings,
           bodyLimits: deps.bodyLimits,
           authenticated,
           limited,

@@ -5,6 +5,7 @@ import { compareRoutes } from './modules/compare/index.ts'
 import { deploymentRoutes } from './modules/deployments/index.ts'
 import { doraRoutes } from './modules/dora/index.ts'
 import { incidentRoutes } from './modules/incidents/index.ts'
+import { integrationRoutes } from './modules/integrations/index.ts'
 import type { Route } from './route-table/route.ts'
 
 /**
@@ -20,6 +21,7 @@ export const API_ROUTES: readonly Route[] = [
   ...commitRoutes,
   ...incidentRoutes,
   ...auditRoutes,
+  ...integrationRoutes,
 ]
 
 /** A route outside the API's contract: not under `/v1`, not in `/openapi.json`. */
@@ -48,6 +50,11 @@ export const OTHER_ROUTES: readonly OtherRoute[] = [
     method: '*',
     path: '/ui/*',
     for: 'people: the dashboard, signed in through single sign-on or with a read key',
+  },
+  {
+    method: 'POST',
+    path: '/hooks/*',
+    for: 'senders: GitHub and GitLab webhooks of an integration, proved by its secret, not a key',
   },
   {
     method: 'GET',

@@ -8,6 +8,7 @@ import { createHttpApp } from './http-app.ts'
 import { OidcClient } from './modules/access/oidc-client.ts'
 import { signInSettingsOf } from './modules/access/sign-in-settings.ts'
 import { Readiness } from './modules/health/readiness.ts'
+import { wireIntegrations } from './modules/integrations/wiring.ts'
 import { compressed } from './modules/web/compression.ts'
 import { createApiMetrics } from './plugins/prometheus/index.ts'
 import { noteAnsweredOutside } from './plugins/response-status/index.ts'
@@ -77,7 +78,16 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine) {
   // (and the pipelines that post to it) from starting.
   const signIn = signInSettingsOf(env)
   const oidc = signIn.oidc && new OidcClient(signIn.oidc)
+  const integrations = wireIntegrations(sql, {
+    sealingKey: env.INTEGRATION_SEALING_KEY,
+    publicUrl: env.PUBLIC_URL,
+    graceSeconds: env.INTEGRATION_SECRET_GRACE_SECONDS,
+    bodyMaxBytes: env.INTEGRATION_BODY_MAX_BYTES,
+    bodyTimeoutMs: env.BODY_TIMEOUT_MS,
+    ratePerMinute: env.INTEGRATION_RATE_LIMIT_PER_MINUTE,
+  })
   const app = createHttpApp({
+    integrations,
     sql,
     readSql,
     queue,
@@ -130,6 +140,7 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine) {
     readiness.markShuttingDown()
     await sleep(env.SHUTDOWN_DELAY_MS)
     await stopListening()
+    await integrations.receiver.whenIdle()
     await queue.stop()
     await Promise.all([sql.end({ timeout: 5 }), readPool.end()])
   }

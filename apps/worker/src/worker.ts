@@ -4,8 +4,10 @@ import { analyzeStaleTables } from '@shiplog/db/queries/table-statistics'
 import { DeploymentQueue } from '@shiplog/db/queue'
 import { scrapeOf } from '@shiplog/ops-http'
 import type { LogLine } from '@shiplog/ops-http/log'
+import { forgetOldDeliveries } from '@shiplog/db/integrations/deliveries'
 import { QueueConsumer } from './consumer.ts'
 import type { WorkerEnv } from './env.ts'
+import { IntegrationWork } from './integrations/deliveries-loop.ts'
 import { createWorkerMetrics } from './metrics.ts'
 
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000
@@ -57,6 +59,7 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
       },
     },
   )
+  const integrations = new IntegrationWork(sql, env.WORKER_POLL_INTERVAL_MS, log)
   let housekeeping: ReturnType<typeof setInterval> | undefined
   let inboxVacuum: ReturnType<typeof setInterval> | undefined
 
@@ -72,6 +75,7 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
     sql,
     queue,
     consumer,
+    integrations,
     metrics,
     /** Undefined when ready to work; otherwise why not (for `/readyz`). */
     notReadyBecause(): string | undefined {
@@ -87,12 +91,16 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
       await queue.start()
       health.started = true
       consumer.start()
+      integrations.start()
       housekeeping = setInterval(() => {
         queue
           .forgetExpiredKeys()
           .catch((error) =>
             log({ level: 'warn', msg: 'idempotency cleanup failed', error: String(error) }),
           )
+        forgetOldDeliveries(sql).catch((error) =>
+          log({ level: 'warn', msg: 'deliveries cleanup failed', error: String(error) }),
+        )
       }, HOUSEKEEPING_INTERVAL_MS)
       inboxVacuum = setInterval(() => {
         queue
@@ -112,7 +120,7 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
       health.stopping = true
       clearInterval(housekeeping)
       clearInterval(inboxVacuum)
-      await consumer.stop()
+      await Promise.all([consumer.stop(), integrations.stop()])
       await queue.stop()
       await sql.end({ timeout: 5 })
     },

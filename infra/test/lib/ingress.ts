@@ -10,7 +10,8 @@ export interface IngressRoute {
 /**
  * The API's public paths, in the order both renderers list them: `/` (a redirect to the
  * dashboard), the dashboard under `/ui` (its pages and `/ui/assets/...`), the API reference, its
- * OpenAPI document, the CLI that pipelines download and the API itself.
+ * OpenAPI document, the CLI that pipelines download, the API itself and the integrations'
+ * receivers, where GitHub and GitLab post.
  */
 export const PUBLIC_ROUTES = [
   { path: '/', pathType: 'Exact' },
@@ -19,6 +20,7 @@ export const PUBLIC_ROUTES = [
   { path: '/openapi.json', pathType: 'Exact' },
   { path: '/cli', pathType: 'Prefix' },
   { path: '/v1', pathType: 'Prefix' },
+  { path: '/hooks', pathType: 'Prefix' },
 ] as const
 
 /** Requests the API answers for the cluster only (probes, metrics), which no Ingress may route. */

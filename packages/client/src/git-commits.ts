@@ -1,6 +1,10 @@
-import { MAX_COMMIT_TEXT, MAX_DEPLOYMENT_COMMITS } from '@shiplog/schema'
+import {
+  commitTextLine,
+  FIRST_DEPLOYMENT_HISTORY,
+  MAX_DEPLOYMENT_COMMITS,
+} from '@shiplog/schema'
 import { type Checkout, checkoutState, gitProblem } from './git-checkout.ts'
-import { type RevertClaim, revertClaim } from './revert-forms.ts'
+import { type RevertClaim, revertClaim } from '@shiplog/schema/revert-forms'
 import { type ClaimingCommit, resolveReverts } from './revert-targets.ts'
 
 /** One commit as PUT /v1/deployments/{id}/commits takes it. */
@@ -20,12 +24,7 @@ export type CollectedCommits =
   | { ok: true; commits: GitCommit[]; truncated: boolean; unresolvedReverts: string[] }
   | { ok: false; reason: string }
 
-/**
- * How much history a deployment sends when Shiplog knows no earlier one of its application in
- * its environment: enough that a deployment before it, recorded later (a backfill in any order),
- * finds the commits it delivered; small enough to send on every first deployment (docs/pipelines.md).
- */
-export const FIRST_DEPLOYMENT_HISTORY = 1_000
+export { FIRST_DEPLOYMENT_HISTORY }
 
 const FIELD = '\u001f'
 const RECORD = '\u001e'
@@ -33,12 +32,6 @@ const SHALLOW_HINT =
   'this checkout is shallow and its history could not be fetched: check out the full history ' +
   '(GitHub actions/checkout: fetch-depth: 0; GitLab: GIT_DEPTH: 0)'
 
-// What the API keeps of a line: at most 200 characters (code points), no control characters.
-function line(text: string): string | undefined {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
-  const clean = [...text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()]
-  return clean.length === 0 ? undefined : clean.slice(0, MAX_COMMIT_TEXT).join('').trim()
-}
 
 /** One `git log` record: sha, committer and author time, subject, author, what it claims to revert. */
 function parseRecord(
@@ -47,7 +40,7 @@ function parseRecord(
   const [sha = '', committedAt = '', authoredAt = '', subject = '', author = '', message = ''] =
     record.split(FIELD)
   if (!sha.trim()) return undefined
-  const details = { subject: line(subject), author: line(author) }
+  const details = { subject: commitTextLine(subject), author: commitTextLine(author) }
   const commit = {
     sha: sha.trim(),
     committedAt,

@@ -5,7 +5,7 @@ import {
   type RevertClaim,
   squashedPullRequest,
   withoutPullRequest,
-} from './revert-forms.ts'
+} from '@shiplog/schema/revert-forms'
 
 /** How far back from the deployed commit a GitHub-button revert's target is looked for. */
 export const REVERT_SEARCH_COMMITS = 10_000

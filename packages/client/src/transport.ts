@@ -2,6 +2,13 @@ import { ShiplogError, ShiplogNetworkError } from './errors.ts'
 import { readProblem } from './problem.ts'
 import { backoffDelay, isRetryableStatus, parseRetryAfter } from './retry.ts'
 
+/**
+ * How every request of this client names it: the API records a deployment it sends as
+ * `source: "cli"` (apps/api/src/modules/deployments/source.ts), whether the CLI, the GitHub
+ * Action or the GitLab template sent it.
+ */
+const USER_AGENT = 'shiplog-client'
+
 /** The subset of `fetch` the client calls, so any WHATWG-compatible fetch can be injected. */
 export type FetchLike = (input: URL, init: RequestInit) => Promise<Response>
 
@@ -51,6 +58,7 @@ export function createTransport(options: TransportOptions) {
     const headers: Record<string, string> = {
       accept: 'application/json, application/problem+json',
       authorization: `Bearer ${options.apiKey}`,
+      'user-agent': USER_AGENT,
       ...call.headers,
     }
     if (call.body !== undefined) headers['content-type'] = 'application/json'

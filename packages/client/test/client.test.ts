@@ -119,7 +119,14 @@ describe('waitUntilRecorded and reading back', () => {
       timeoutMs: 20_000,
       intervalMs: 100,
     })
-    expect(recorded).toMatchObject({ ...input, id: created.id, status: 'recorded', failure: null })
+    expect(recorded).toMatchObject({
+      ...input,
+      id: created.id,
+      status: 'recorded',
+      failure: null,
+      // Its User-Agent says it is Shiplog's client.
+      source: 'cli',
+    })
     expect(recorded.recordedAt).not.toBeNull()
 
     const page = await client.listDeployments({ app: 'WAITER', limit: 10 })

@@ -11,6 +11,9 @@
 -- `after` starts the walk past ids already taken (apps/worker/src/inbox-cursor.ts); a share
 -- (`share_count` > 1) keeps only the streams whose hash falls in it, so two loops never take the
 -- same stream.
+--
+-- Rows come out whole (`setof deployment_inbox`), so every column of the inbox, `source` among
+-- them, reaches the worker without a change here.
 create or replace function take_from_inbox(after uuid, wanted integer, share_index integer,
                                            share_count integer)
 returns setof deployment_inbox

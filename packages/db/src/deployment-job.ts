@@ -1,4 +1,5 @@
 import { DeploymentFields } from '@shiplog/schema'
+import { DeploymentSource } from '@shiplog/schema/deployment-status'
 import { type Static, Type } from '@sinclair/typebox'
 
 /**
@@ -11,7 +12,12 @@ export const DeploymentJob = Type.Object(
     workspaceId: Type.String({ pattern: '^[0-9]+$' }),
     receivedAt: Type.String({ format: 'date-time' }),
     deployment: DeploymentFields,
+    // Optional: jobs queued for a retry before sources existed have none (`sourceOf`).
+    source: Type.Optional(DeploymentSource),
   },
   { $id: 'DeploymentJob', additionalProperties: false },
 )
 export type DeploymentJob = Static<typeof DeploymentJob>
+
+/** Where a job's deployment came from: `api` when it says nothing, as jobs from before did. */
+export const sourceOf = (job: Pick<DeploymentJob, 'source'>): string => job.source ?? 'api'

@@ -69,8 +69,18 @@ async function migrateAsPreviousBuild(target: Sql, version: number) {
 const COMMIT = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3'
 const REVERT = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'
 
-/** Deployments, a rollback, a commit list with a revert and a void, as pipelines send them. */
-async function deploy(target: Sql, workspaceId: string, ids: string[], at: string) {
+/**
+ * Deployments, a rollback, a commit list with a revert and a void, as pipelines send them.
+ * `previousSchema`: into a schema from before migration 0032, which lacks the `source` this
+ * build's recorder writes, so the column is lent for the recording and dropped again.
+ */
+async function deploy(
+  target: Sql,
+  workspaceId: string,
+  ids: string[],
+  at: string,
+  previousSchema = false,
+) {
   const jobs = ids.map((id, index) =>
     toJob(
       id,
@@ -86,7 +96,11 @@ async function deploy(target: Sql, workspaceId: string, ids: string[], at: strin
       [workspaceId, workspaceId],
     ),
   )
-  await target.begin((tx: Tx) => recordDeployments(tx, jobs))
+  await target.begin(async (tx: Tx) => {
+    if (previousSchema) await tx`alter table deployments add column source text`
+    await recordDeployments(tx, jobs)
+    if (previousSchema) await tx`alter table deployments drop column source`
+  })
   const [first] = ids
   if (!first) return
   // In the columns every build has had: the previous builds wrote no subject, author or web_url.
@@ -111,7 +125,7 @@ test('a database the previous builds migrated, upgraded by this one, is the fres
     const { id: workspaceId } = await ensureWorkspace(target, 'upgraded')
     const id = (n: number) => `00000000-0000-7000-8000-0000000000${String(n).padStart(2, '0')}`
     // Recorded, listed and voided through the old triggers.
-    await deploy(target, workspaceId, [id(1), id(2), id(3), id(4)], '2026-05-02T00:00:00Z')
+    await deploy(target, workspaceId, [id(1), id(2), id(3), id(4)], '2026-05-02T00:00:00Z', true)
     // A later deployment of the same stream lists the reverting commit again: the old triggers
     // count it as reverting there too, migration 0024 no longer does (docs/dora.md).
     await target.begin(async (tx: Tx) => {

@@ -11,6 +11,10 @@ export const AUDIT_ACTIONS = [
   'incident.changed',
   'key.created',
   'key.revoked',
+  'integration.created',
+  'integration.changed',
+  'integration.secret_rotated',
+  'integration.deleted',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

@@ -9,6 +9,14 @@ import { checkWebUrl } from './web-url.ts'
 /** At most this many commits per deployment: `shiplog notify` caps `git log` here and says so. */
 export const MAX_DEPLOYMENT_COMMITS = 5_000
 
+/**
+ * How much history a deployment carries when Shiplog knows no earlier one of its application in
+ * its environment: enough that a deployment before it, recorded later (a backfill in any order),
+ * finds the commits it delivered; small enough to send on every first deployment. `shiplog
+ * notify` sends this many from the checkout, and integrations derive as many from pushes.
+ */
+export const FIRST_DEPLOYMENT_HISTORY = 1_000
+
 const SHA_PATTERN = '^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?$'
 const Sha = (description: string) =>
   Type.String({ pattern: SHA_PATTERN, description: `${description}: a full SHA-1 or SHA-256` })
@@ -81,6 +89,17 @@ export const DeploymentCommits = Type.Object(
   { $id: 'DeploymentCommits' },
 )
 export type DeploymentCommits = Static<typeof DeploymentCommits>
+
+/**
+ * What Shiplog keeps of a commit's subject or author: one line without control characters, at
+ * most MAX_COMMIT_TEXT code points; undefined when nothing is left. The CLI and the integrations
+ * both send it so.
+ */
+export function commitTextLine(text: string): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  const clean = [...text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()]
+  return clean.length === 0 ? undefined : clean.slice(0, MAX_COMMIT_TEXT).join('').trim()
+}
 
 /** A commit checked and normalised: lower-case SHAs, instants. */
 export interface ValidCommit {

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { ChangeType } from './change-type.ts'
-import { DeploymentStatus } from './deployment-status.ts'
+import { DeploymentSource, DeploymentStatus } from './deployment-status.ts'
 import { PageOf } from './page.ts'
 import { DateTimeParameter, IdParameters, NameParameter, PageParameters } from './parameters.ts'
 
@@ -21,6 +21,7 @@ export const DeploymentRecord = Type.Object(
     deployedAt: Type.String({ format: 'date-time' }),
     monorepoPath: Nullable(Type.String()),
     receivedAt: Type.String({ format: 'date-time', description: 'When the API accepted it' }),
+    source: DeploymentSource,
     recordedAt: Type.String({ format: 'date-time', description: 'When the worker stored it' }),
     changeType: ChangeType,
   },

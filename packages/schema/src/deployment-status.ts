@@ -7,6 +7,16 @@ import { validateBody } from './validate-body.ts'
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description })
 
+/**
+ * Where a deployment came from: a lower-case name, so an integration adds its own without a new
+ * release of this schema. The database checks the same pattern (migration 0032).
+ */
+export const DeploymentSource = Type.String({
+  pattern: '^[a-z][a-z0-9-]{0,31}$',
+  description:
+    'Where it came from: `api` (a request of your own), `cli` (Shiplog’s client: the `shiplog` CLI, the GitHub Action, the GitLab template), `github` or `gitlab` (an integration’s webhook), and later integrations by their name',
+})
+
 /** Why a deployment could not be recorded after all its attempts. */
 export const DeploymentFailure = Type.Object(
   {
@@ -86,6 +96,7 @@ export const DeploymentStatus = Type.Object(
     }),
     monorepoPath: Nullable(Type.String(), 'Where the app lives in the repository, or null'),
     receivedAt: Type.String({ format: 'date-time', description: 'When the API accepted it' }),
+    source: DeploymentSource,
     recordedAt: Nullable(
       Type.String({ format: 'date-time' }),
       'When the worker stored it; null until recorded',
@@ -108,6 +119,12 @@ export const DeploymentStatus = Type.Object(
     voided: Type.Union([DeploymentVoided, Type.Null()], {
       description: 'When status is voided: when, by which key and why; else null',
     }),
+    commitsUnknown: Type.Optional(
+      Type.String({
+        description:
+          'Only on the receipt of a deployment an integration recorded whose commits could not be derived from pushes, and why: "no push received between 4f1c0e9a2b3d and 9e8d7c6b5a41"',
+      }),
+    ),
   },
   { $id: 'DeploymentStatus' },
 )

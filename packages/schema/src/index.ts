@@ -40,9 +40,11 @@ export {
 } from './deployment.ts'
 export {
   type CommitList,
+  commitTextLine,
   DeploymentCommit,
   DeploymentCommits,
   DeploymentCommitsInput,
+  FIRST_DEPLOYMENT_HISTORY,
   MAX_COMMIT_TEXT,
   MAX_DEPLOYMENT_COMMITS,
   type ValidCommit,

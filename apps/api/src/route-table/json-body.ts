@@ -72,7 +72,7 @@ export function readOptionalJsonBody(
   return readJsonBody(request, limits, expected)
 }
 
-async function readBounded(request: Request, limits: BodyLimits): Promise<Uint8Array> {
+export async function readBounded(request: Request, limits: BodyLimits): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array()
   let timer: ReturnType<typeof setTimeout> | undefined
   const deadline = new Promise<never>((_, reject) => {

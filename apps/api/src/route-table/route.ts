@@ -4,6 +4,7 @@ import type { FieldError, NoQuery, Scope } from '@shiplog/schema'
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { ReadSlots } from '../kernel/read-slots.ts'
 import type { ReadClients } from '../kernel/workspace.ts'
+import type { IntegrationSettings } from '../modules/integrations/service.ts'
 import type { Answer } from './answers.ts'
 
 /** The groups of operations, in the order the document and its page list them. */
@@ -13,6 +14,7 @@ export const TAGS = {
   Metrics: 'DORA metrics computed from recorded deployments',
   Incidents: 'What went wrong in an environment, and what caused it',
   Audit: 'Who changed the record: people signed in through single sign-on, and keys',
+  Integrations: 'Git hosts that report deployments and pushes by themselves',
 } as const
 
 export type Tag = keyof typeof TAGS
@@ -85,6 +87,8 @@ export interface RouteDeps {
   reads: ReadSlots
   /** Bounds concurrent receipts, which may read the primary. */
   receipts: ReadSlots
+  /** Sealing, the public URL and the rotation grace of integrations. */
+  integrations: IntegrationSettings
 }
 
 /** A request that passed every check of its contract. */

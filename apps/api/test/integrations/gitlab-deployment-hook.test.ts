@@ -1,11 +1,11 @@
 import { expect, test } from 'bun:test'
 import { readFile } from 'node:fs/promises'
-import { validateDeployment } from '@shiplog/schema'
-import fc from 'fast-check'
 import {
   outcomeOfDeploymentHook,
   rfc3339OfGitLabTime,
-} from '../../src/modules/integrations/gitlab/deployment-hook.ts'
+} from '@shiplog/integrations/gitlab/deployment-hook'
+import { validateDeployment } from '@shiplog/schema'
+import fc from 'fast-check'
 import { gitLabTokenMatches } from '../../src/modules/integrations/gitlab/token.ts'
 
 // GitLab's own Deployment Hook example (fixtures/README.md names its source), read as sent.
@@ -18,6 +18,7 @@ test('the documented success records its deployment, and the contract accepts it
   const outcome = outcomeOfDeploymentHook({ body: example, headers }, {})
   expect(outcome).toEqual({
     outcome: 'record',
+    senderDeploymentId: '15',
     deployment: {
       repositoryFullName: 'root/test-deployment-webhooks',
       environment: 'staging',
@@ -58,6 +59,7 @@ test('running and canceled are ignored with the reason; failed names the failed 
     outcome: 'failure',
     senderDeploymentId: '15',
     state: 'failed',
+    at: '2021-04-28T21:50:00+02:00',
   })
 })
 

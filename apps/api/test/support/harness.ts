@@ -26,6 +26,9 @@ export const CONTRACT_FIELDS = [
   'monorepoPath',
 ] as const
 
+/** The integrations' sealing key of every harness (32 bytes in base64). */
+export const TEST_SEALING_KEY = 'c2hpcGxvZy10ZXN0LXNlYWxpbmcta2V5LTMyLWJ5dGU='
+
 /** What a test sends besides the body. */
 export interface SendOptions {
   key?: string | null
@@ -45,7 +48,11 @@ export async function startHarness(
 ) {
   const database: TestDatabase = given ?? (await createTestDatabase())
   const logs: Record<string, unknown>[] = []
-  const env = loadApiEnv({ DATABASE_URL: database.url, ...apiEnv })
+  const env = loadApiEnv({
+    DATABASE_URL: database.url,
+    INTEGRATION_SEALING_KEY: TEST_SEALING_KEY,
+    ...apiEnv,
+  })
   const api = wireApi(env, (line) => void logs.push(line))
   await api.start()
   const worker = createWorker(
@@ -123,6 +130,17 @@ export async function startHarness(
         const fetched = await worker.consumer.runOnce()
         if (fetched === 0) return total
         total += fetched
+      }
+    },
+    /**
+     * Runs the worker's two loops, integrations' deliveries and chains and the deployment queue,
+     * until neither has anything left: what a delivery leads to, done.
+     */
+    async settle(): Promise<void> {
+      for (;;) {
+        const integrations = await worker.integrations.runOnce()
+        const deployments = await worker.consumer.runOnce()
+        if (integrations + deployments === 0) return
       }
     },
     /** Recorded deployment rows of the database, for assertions. */

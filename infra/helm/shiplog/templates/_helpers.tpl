@@ -158,6 +158,19 @@ OIDC_CLIENT_SECRET from its Secret, for the API alone; nothing without single si
 {{- end }}
 
 {{/*
+INTEGRATION_SEALING_KEY from its Secret, for the API alone; nothing without one.
+*/}}
+{{- define "shiplog.integrationsEnv" -}}
+{{- if .Values.integrations.existingSecret -}}
+- name: INTEGRATION_SEALING_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ .Values.integrations.existingSecret }}
+      key: {{ .Values.integrations.sealingKeyKey }}
+{{- end }}
+{{- end }}
+
+{{/*
 Pod-level hardening shared by every pod: the image's shiplog user (uid and gid 10001, the
 Dockerfile's USER), never root.
 */}}

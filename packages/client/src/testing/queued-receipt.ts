@@ -12,6 +12,7 @@ export const QUEUED_RECEIPT: DeploymentStatus = {
   deployedAt: '2026-05-01T12:00:00.000Z',
   monorepoPath: null,
   receivedAt: '2026-05-01T12:00:00.000Z',
+  source: 'cli',
   recordedAt: null,
   changeType: null,
   changeFailure: null,

@@ -39,7 +39,7 @@ export async function exportDeployments(
       select d.id, r.full_name as "repositoryFullName", e.name as environment, a.name as app,
              d.version, d.commit_hash as "commitHash", d.description, d.author,
              d.deployed_at::text as "deployedAt", d.monorepo_path as "monorepoPath",
-             d.received_at::text as "receivedAt", d.recorded_at::text as "recordedAt",
+             d.received_at::text as "receivedAt", d.source, d.recorded_at::text as "recordedAt",
              ${storedChangeType(sql)} as "changeType"
         from deployments d
         join applications a on a.id = d.application_id

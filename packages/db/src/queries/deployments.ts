@@ -174,7 +174,7 @@ export const recordColumns = (sql: Sql, changeType: 'computed' | 'stored' = 'com
   d.id, r.full_name as "repositoryFullName", e.name as environment, a.name as app,
   d.version, d.commit_hash as "commitHash", d.description, d.author,
   iso_utc(d.deployed_at) as "deployedAt", d.monorepo_path as "monorepoPath",
-  iso_utc(d.received_at) as "receivedAt", iso_utc(d.recorded_at) as "recordedAt",
+  iso_utc(d.received_at) as "receivedAt", d.source, iso_utc(d.recorded_at) as "recordedAt",
   ${
     changeType === 'stored'
       ? storedChangeType(sql)
@@ -216,7 +216,8 @@ export async function findRecordedDeployment(
     select d.id as "canonicalId", r.full_name as "repositoryFullName", e.name as environment,
            a.name as app, d.version, d.commit_hash as "commitHash", d.description, d.author,
            iso_utc(d.deployed_at) as "deployedAt", d.monorepo_path as "monorepoPath",
-           iso_utc(d.received_at) as "receivedAt", iso_utc(d.recorded_at) as "recordedAt",
+           iso_utc(d.received_at) as "receivedAt", d.source,
+           iso_utc(d.recorded_at) as "recordedAt",
            case when d.voided_at is null
                 then change_type(d.application_id, d.environment_id, d.deployed_at, d.id, d.commit_hash)
            end as "changeType",

@@ -1,6 +1,6 @@
 import { nameKey } from '@shiplog/schema'
 import type { Tx } from '../client.ts'
-import type { DeploymentJob } from '../deployment-job.ts'
+import { type DeploymentJob, sourceOf } from '../deployment-job.ts'
 
 type Row = Record<string, string>
 
@@ -179,7 +179,7 @@ export async function recordDeployments(tx: Tx, batch: DeploymentJob[]): Promise
 
   const inserted = await tx<{ id: string }[]>`
     insert into deployments (id, workspace_id, application_id, environment_id, version, commit_hash,
-                             description, author, deployed_at, monorepo_path, received_at)
+                             description, author, deployed_at, monorepo_path, received_at, source)
     select * from unnest(
       ${jobs.map((job) => job.id)}::uuid[],
       ${jobs.map((job) => job.workspaceId)}::bigint[],
@@ -191,7 +191,8 @@ export async function recordDeployments(tx: Tx, batch: DeploymentJob[]): Promise
       ${jobs.map((job) => job.deployment.author)}::text[],
       (${jobs.map((job) => job.deployment.deployedAt)}::text[])::timestamptz[],
       ${jobs.map((job) => job.deployment.monorepoPath)}::text[],
-      (${jobs.map((job) => job.receivedAt)}::text[])::timestamptz[])
+      (${jobs.map((job) => job.receivedAt)}::text[])::timestamptz[],
+      ${jobs.map(sourceOf)}::text[])
     on conflict do nothing
     returning id`
   if (inserted.length < jobs.length) {

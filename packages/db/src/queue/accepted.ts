@@ -6,6 +6,8 @@ export interface AcceptedDeployment {
   workspaceId: string
   fields: DeploymentFields
   receivedAt: Date
+  /** Where it came from (`cli`, `github`…); absent is `api`. */
+  source?: string
   /** Its Idempotency-Key and the fingerprint a retry must match (`idempotency.ts`). */
   idempotency?: { key: string; fingerprint: Buffer }
 }

@@ -30,6 +30,7 @@ const jobOf = (item: AcceptedDeployment, id: string): DeploymentJob => ({
   workspaceId: item.workspaceId,
   receivedAt: item.receivedAt.toISOString(),
   deployment: item.fields,
+  source: item.source,
 })
 
 /**

@@ -44,7 +44,30 @@ test('a deployment comes out of the inbox as it went in, to the microsecond', as
   const sent = job('checkout', 'production', '2026-11-25T08:59:59.123456Z')
   await insertIntoInbox(sql, [sent])
   const [taken] = await sql.begin((tx) => takeFromInbox(tx, 10, undefined))
-  expect(taken).toEqual(sent)
+  // A job that names no source is the API's.
+  expect(taken).toEqual({ ...sent, source: 'api' })
+})
+
+test("an integration's source goes through the inbox to the recorded row", async () => {
+  const sent = [{ ...job('hooked', 'production'), source: 'github' }, job('hooked', 'staging')]
+  await insertIntoInbox(sql, sent)
+  await sql.begin(async (tx) => {
+    const taken = await takeFromInbox(tx, 10, undefined)
+    expect(taken.map((one) => one.source)).toEqual(['github', 'api'])
+    await recordDeployments(tx, taken)
+  })
+  const rows = await sql<{ id: string; source: string }[]>`
+    select id::text, source from deployments where id = any(${sent.map((one) => one.id)}::uuid[])
+     order by id`
+  expect(rows).toEqual([
+    { id: sent[0]?.id as string, source: 'github' },
+    { id: sent[1]?.id as string, source: 'api' },
+  ])
+})
+
+test('the inbox refuses a source that is not a lower-case name', async () => {
+  const refused = insertIntoInbox(sql, [{ ...job('hooked', 'production'), source: 'GitHub' }])
+  await expect(refused).rejects.toThrow(/deployment_inbox_source_name/)
 })
 
 test('shares of the streams are disjoint, cover the inbox, and keep each stream whole', async () => {

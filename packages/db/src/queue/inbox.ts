@@ -1,5 +1,5 @@
 import type { Queryable, Sql, Tx } from '../client.ts'
-import type { DeploymentJob } from '../deployment-job.ts'
+import { type DeploymentJob, sourceOf } from '../deployment-job.ts'
 
 // Instants go in as text and come out through iso_utc, so the microseconds a deployment was sent
 // with survive the trip (postgres.js would round them through JavaScript's Date).
@@ -8,11 +8,12 @@ const AS_JOB = (sql: Queryable) => sql`
   json_build_object(
     'repositoryFullName', repository_full_name, 'environment', environment, 'app', app,
     'version', version, 'commitHash', commit_hash, 'description', description, 'author', author,
-    'deployedAt', iso_utc(deployed_at), 'monorepoPath', monorepo_path) as deployment`
+    'deployedAt', iso_utc(deployed_at), 'monorepoPath', monorepo_path) as deployment, source`
 
 /**
  * Puts accepted deployments in the inbox: one statement, so a group commit's rows are all there
- * or none (the API's commit check relies on it).
+ * or none (the API's commit check relies on it). The API's jobs say `api` or `cli`; an
+ * integration's say its name (`github`, `gitlab`).
  */
 export async function insertIntoInbox(sql: Queryable, jobs: DeploymentJob[]): Promise<void> {
   if (jobs.length === 0) return
@@ -21,7 +22,7 @@ export async function insertIntoInbox(sql: Queryable, jobs: DeploymentJob[]): Pr
   await sql`
     insert into deployment_inbox (id, workspace_id, received_at, deployed_at, repository_full_name,
                                   environment, app, version, commit_hash, description, author,
-                                  monorepo_path)
+                                  monorepo_path, source)
     select * from unnest(
       ${jobs.map((job) => job.id)}::uuid[],
       ${jobs.map((job) => job.workspaceId)}::bigint[],
@@ -30,7 +31,7 @@ export async function insertIntoInbox(sql: Queryable, jobs: DeploymentJob[]): Pr
       ${fields('repositoryFullName')}::text[], ${fields('environment')}::text[],
       ${fields('app')}::text[], ${fields('version')}::text[], ${fields('commitHash')}::text[],
       ${fields('description')}::text[], ${fields('author')}::text[],
-      ${fields('monorepoPath')}::text[])`
+      ${fields('monorepoPath')}::text[], ${jobs.map(sourceOf)}::text[])`
 }
 
 /**

@@ -39,7 +39,7 @@ export type { BatchOutcome, BatchReport, Recorder, TakenJob } from './batch.ts'
 export type { DeadLetter } from './dead-letters.ts'
 export type { StoreDepth } from './depth.ts'
 export { DEFAULT_RETRY_POLICY, type QueueLog, type QueueRole, type RetryPolicy } from './engine.ts'
-export type { GroupCommitOptions } from './group-commit.ts'
+export { GroupCommit, type GroupCommitOptions } from './group-commit.ts'
 export { fingerprintOf } from './idempotency.ts'
 export { insertIntoInbox, type StreamShare } from './inbox.ts'
 

@@ -60,7 +60,7 @@ export async function listUnrecordedDeployments(
          and j.data->>'workspaceId' = ${query.workspaceId}`
   const inbox = sql`
       select jsonb_build_object('id', i.id, 'workspaceId', i.workspace_id::text,
-               'receivedAt', iso_utc(i.received_at),
+               'receivedAt', iso_utc(i.received_at), 'source', i.source,
                'deployment', jsonb_build_object(
                  'repositoryFullName', i.repository_full_name, 'environment', i.environment,
                  'app', i.app, 'version', i.version, 'commitHash', i.commit_hash,

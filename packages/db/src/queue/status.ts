@@ -1,6 +1,6 @@
 import type { DeploymentStatus } from '@shiplog/schema'
 import type { Sql } from '../client.ts'
-import type { DeploymentJob } from '../deployment-job.ts'
+import { type DeploymentJob, sourceOf } from '../deployment-job.ts'
 import { DEAD_LETTERS, type Engine, RETRIES, viaPostgresJs } from './engine.ts'
 import { findInInbox } from './inbox.ts'
 
@@ -28,6 +28,7 @@ export function statusOfJob(job: QueueJob, failed: boolean): DeploymentStatus {
     status: failed ? 'failed' : 'queued',
     ...deployment,
     receivedAt,
+    source: sourceOf(job.data),
     recordedAt: null,
     changeType: null,
     changeFailure: null,

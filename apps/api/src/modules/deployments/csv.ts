@@ -1,7 +1,10 @@
 import type { DeploymentStatus } from '@shiplog/schema'
 import { csvLines } from '../../kernel/csv.ts'
 
-/** The columns of a deployments CSV, in order: the scalar fields of a list's items. */
+/**
+ * The columns of a deployments CSV, in order: the scalar fields a list's items had when the CSV
+ * was published. A published contract, so fields added since (`source`) stay out (docs/api.md).
+ */
 export const DEPLOYMENT_CSV_COLUMNS = [
   'id',
   'status',

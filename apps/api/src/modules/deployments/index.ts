@@ -33,6 +33,7 @@ import {
   listWorkspaceDeployments,
   voidWorkspaceDeployment,
 } from './service.ts'
+import { sourceOfRequest } from './source.ts'
 
 const NOT_FOUND = 'No deployment with this id in the key’s workspace'
 
@@ -61,6 +62,8 @@ const createDeployment = route({
 
 Asynchronous: \`202\` means the deployment is durably queued, not yet recorded; its body is exactly \`{"status":202}\` and its \`Location\` names the receipt, \`GET /v1/deployments/{id}\`. A worker records it, usually within a second.
 
+Its receipt says where it came from: \`source\` is \`cli\` when the \`User-Agent\` is Shiplog's client (\`shiplog-client\`: the CLI, the GitHub Action, the GitLab template), else \`api\`.
+
 Needs the \`deployments:write\` scope. Checks run in this order: authentication (\`401\`), rate limit (\`429\`), scope (\`403\`), body (\`413\`, \`408\`, \`400\`, \`422\`), queue (\`503\`). The same app, environment, version, commit and \`deployedAt\` sent twice is recorded once; send an \`Idempotency-Key\` to make retries safe when you omit \`deployedAt\`.`,
   scope: 'deployments:write',
   query: 'ignored',
@@ -85,10 +88,14 @@ Needs the \`deployments:write\` scope. Checks run in this order: authentication 
     ),
   },
   async handle(
-    { owner, body, headers, answerHeaders, receivedAt },
+    { owner, body, headers, request, answerHeaders, receivedAt },
     { queue },
   ): Promise<DeploymentAccepted> {
-    const id = await acceptDeployment(queue, owner, body, headers.value.idempotencyKey, receivedAt)
+    const id = await acceptDeployment(queue, owner, body, {
+      receivedAt,
+      source: sourceOfRequest(request.headers.get('user-agent')),
+      idempotencyKey: headers.value.idempotencyKey,
+    })
     answerHeaders.location = `/v1/deployments/${id}`
     return { status: 202 }
   },

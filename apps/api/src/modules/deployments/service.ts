@@ -1,5 +1,6 @@
 import type { Sql } from '@shiplog/db/client'
 import { findChangeFailures } from '@shiplog/db/dora/change-failures'
+import { commitsUnknownReason } from '@shiplog/db/integrations/commit-chains'
 import { type Actor, recordAuditEvent } from '@shiplog/db/queries/audit-events'
 import { productionEnvironments } from '@shiplog/db/queries/catalog'
 import {
@@ -41,6 +42,14 @@ export function acceptanceProblem(error: unknown): unknown {
   return error
 }
 
+/** What a `POST /v1/deployments` told besides its body: when it came, from where, its key. */
+interface Arrival {
+  receivedAt: Date
+  /** `cli` or `api` (`sourceOfRequest`). */
+  source: string
+  idempotencyKey: string | undefined
+}
+
 /**
  * Queues a checked deployment; resolves with its id (the original one for a repeated
  * Idempotency-Key) once durably queued. Throws a 422 problem for a reused Idempotency-Key, a 503
@@ -50,14 +59,14 @@ export async function acceptDeployment(
   queue: DeploymentQueue,
   owner: Workspace,
   { value, deployedAtDefaulted }: { value: DeploymentFields; deployedAtDefaulted: boolean },
-  idempotencyKey: string | undefined,
-  receivedAt: Date,
+  { receivedAt, source, idempotencyKey }: Arrival,
 ): Promise<string> {
   const outcome = await queue
     .accept({
       workspaceId: owner.workspaceId,
       fields: value,
       receivedAt,
+      source,
       idempotency:
         idempotencyKey === undefined
           ? undefined
@@ -99,7 +108,11 @@ async function receiptOf(
 ): Promise<DeploymentStatus> {
   const canonical = duplicateOf ?? record.id
   const failures = voided ? undefined : await findChangeFailures(sql, [canonical])
-  return recordedStatus(record, failures?.get(canonical), duplicateOf, voided)
+  const commitsUnknown = await commitsUnknownReason(sql, canonical)
+  return {
+    ...recordedStatus(record, failures?.get(canonical), duplicateOf, voided),
+    ...(commitsUnknown === undefined ? {} : { commitsUnknown }),
+  }
 }
 
 /**

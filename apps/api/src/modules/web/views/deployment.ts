@@ -97,6 +97,7 @@ ${options.notice ? html`<p class="notice" role="status">${options.notice}</p>` :
 <dt>Commit</dt><dd>${webUrl && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(deployment.commitHash) ? html`<a href="${commitUrl(webUrl, deployment.commitHash)}"><code>${deployment.commitHash}</code></a>` : html`<code>${deployment.commitHash}</code>`}</dd>
 <dt>Deployed</dt><dd>${utc(deployment.deployedAt)}</dd>
 <dt>By</dt><dd>${deployment.author === null ? '—' : bdi(deployment.author)}</dd>
+<dt>Source</dt><dd>${deployment.source}</dd>
 ${deployment.description ? html`<dt>Note</dt><dd>${bdi(deployment.description)}</dd>` : ''}
 <dt>Received</dt><dd>${utc(deployment.receivedAt)}</dd>
 <dt>Recorded</dt><dd>${deployment.recordedAt ? utc(deployment.recordedAt) : '—'}</dd>

@@ -95,7 +95,7 @@ ${
   page.data.length === 0
     ? html`<p>No deployment matches these filters.</p>`
     : html`<div class="table-scroll"><table>
-<thead><tr><th scope="col">Deployed (UTC)</th><th scope="col">Application</th><th scope="col">Environment</th><th scope="col">Version</th><th scope="col">Commit</th><th scope="col">Change</th><th scope="col">By</th></tr></thead>
+<thead><tr><th scope="col">Deployed (UTC)</th><th scope="col">Application</th><th scope="col">Environment</th><th scope="col">Version</th><th scope="col">Commit</th><th scope="col">Change</th><th scope="col">By</th><th scope="col">Source</th></tr></thead>
 <tbody>${page.data.map(
         (deployment) => html`<tr>
 <td><a href="/ui/deployments/${deployment.id}">${utc(deployment.deployedAt)}</a></td>
@@ -105,6 +105,7 @@ ${
 <td><code>${deployment.commitHash.slice(0, 12)}</code></td>
 <td>${marks(deployment)}</td>
 <td>${deployment.author === null ? html`<span class="muted">—</span>` : bdi(deployment.author)}</td>
+<td>${deployment.source}</td>
 </tr>`,
       )}</tbody></table></div>`
 }

@@ -8,6 +8,10 @@ const DONE: Record<AuditEvent['action'], string> = {
   'incident.changed': 'Changed',
   'key.created': 'Created',
   'key.revoked': 'Revoked',
+  'integration.created': 'Created',
+  'integration.changed': 'Changed',
+  'integration.secret_rotated': 'Rotated the secret of',
+  'integration.deleted': 'Deleted',
 }
 
 /** Who did it, as people read it: a person's name and email, a key's name and prefix, or the CLI. */

@@ -43,15 +43,16 @@ export function outcomeOfDeploymentHook(
   if (status === undefined || shortSha === undefined || repository === undefined) {
     return lacking('Deployment Hook', ['status', 'short_sha', 'project.path_with_namespace'])
   }
+  const changedAt = at('status_changed_at')
+  const deployedAt = changedAt === undefined ? undefined : rfc3339OfGitLabTime(changedAt)
   const unfinished = outcomeOfState({
     stateName: 'Deployment Hook status',
     state: status,
     failedStates: ['failed'],
     senderDeploymentId: at('deployment_id'),
+    at: deployedAt,
   })
   if (unfinished) return unfinished
-  const changedAt = at('status_changed_at')
-  const deployedAt = changedAt === undefined ? undefined : rfc3339OfGitLabTime(changedAt)
   if (changedAt !== undefined && deployedAt === undefined) {
     return {
       outcome: 'ignored',
@@ -61,6 +62,7 @@ export function outcomeOfDeploymentHook(
   const sha = fullSha(at('commit_url'), shortSha)
   return {
     outcome: 'record',
+    senderDeploymentId: at('deployment_id'),
     deployment: {
       repositoryFullName: repository,
       environment: mappedValue(mapping.environment, delivery) ?? at('environment') ?? null,

@@ -4,33 +4,9 @@
 // that gives a non-blank string wins. A field the mapping leaves out, or that nothing in it
 // gives, falls back to the source's own default (github/deployment-status.ts says GitHub's).
 
-import { type Static, Type } from '@sinclair/typebox'
+import type { IntegrationMapping, MappingValue } from '@shiplog/schema/integration'
 
-const FixedValue = Type.String({ minLength: 1, maxLength: 255 })
-const PathValue = Type.Object(
-  { from: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^.\\s]+(\\.[^.\\s]+)*$' }) },
-  { additionalProperties: false },
-)
-const SingleValue = Type.Union([FixedValue, PathValue])
-
-/** What one Shiplog field is taken from. */
-export const MappingValue = Type.Union([
-  SingleValue,
-  Type.Array(SingleValue, { minItems: 1, maxItems: 10 }),
-])
-export type MappingValue = Static<typeof MappingValue>
-
-/** The fields an integration may map: those a source's deliveries may lack. */
-export const IntegrationMapping = Type.Object(
-  {
-    app: Type.Optional(MappingValue),
-    environment: Type.Optional(MappingValue),
-    repository: Type.Optional(MappingValue),
-    version: Type.Optional(MappingValue),
-  },
-  { additionalProperties: false },
-)
-export type IntegrationMapping = Static<typeof IntegrationMapping>
+export type { IntegrationMapping, MappingValue }
 
 /** A delivery as the mapping reads it: its parsed JSON body and the request's headers. */
 export interface Delivery {

@@ -35,11 +35,13 @@ export function outcomeOfDeploymentStatus(
     state,
     failedStates: ['failure', 'error'],
     senderDeploymentId: at('deployment.id'),
+    at: at('deployment_status.created_at'),
   })
   if (unfinished) return unfinished
   const ref = at('deployment.ref')
   return {
     outcome: 'record',
+    senderDeploymentId: at('deployment.id'),
     deployment: {
       repositoryFullName: repository,
       environment:

@@ -7,8 +7,8 @@ export type DeploymentBody = Record<string, string | null>
  * failure signal is made from); or nothing, with the reason in words a platform engineer can act on.
  */
 export type DeliveryOutcome =
-  | { outcome: 'record'; deployment: DeploymentBody }
-  | { outcome: 'failure'; senderDeploymentId: string; state: string }
+  | { outcome: 'record'; deployment: DeploymentBody; senderDeploymentId: string | undefined }
+  | { outcome: 'failure'; senderDeploymentId: string; state: string; at: string | undefined }
   | { outcome: 'ignored'; reason: string }
 
 /** A delivery that lacks what every one of its kind carries: ignored, naming what it lacks. */
@@ -27,11 +27,18 @@ export function outcomeOfState(report: {
   state: string
   failedStates: readonly string[]
   senderDeploymentId: string | undefined
+  /** When the sender says the state was reached. */
+  at: string | undefined
 }): DeliveryOutcome | undefined {
   const { stateName, state } = report
   if (state === 'success') return undefined
   if (report.failedStates.includes(state)) {
-    return { outcome: 'failure', senderDeploymentId: report.senderDeploymentId ?? '', state }
+    return {
+      outcome: 'failure',
+      senderDeploymentId: report.senderDeploymentId ?? '',
+      state,
+      at: report.at,
+    }
   }
   return {
     outcome: 'ignored',

@@ -40,6 +40,7 @@ test('a success records the deployment the rules say, and the contract accepts i
     }
     expect(outcome).toEqual({
       outcome: 'record',
+      senderDeploymentId: String((deployment as unknown as { id: number }).id),
       deployment: {
         repositoryFullName: repository.full_name,
         environment: status.environment,
@@ -99,6 +100,7 @@ test('failure and error say which GitHub deployment failed; an odd body is ignor
       outcome: 'failure',
       senderDeploymentId: String(success?.deployment?.id),
       state,
+      at: String(success?.deployment_status?.created_at),
     })
   }
   for (const body of [

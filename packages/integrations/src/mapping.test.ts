@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test'
+import { IntegrationMapping } from '@shiplog/schema/integration'
 import { Value } from '@sinclair/typebox/value'
-import { type Delivery, IntegrationMapping, mappedValue, valueAt } from './mapping.ts'
+import { type Delivery, mappedValue, valueAt } from './mapping.ts'
 
 const delivery: Delivery = {
   body: {

@@ -1,0 +1,67 @@
+// What Shiplog keeps of an integration's secret, and how a delivery proves it knows it, by
+// source: GitHub signs the body with an HMAC, so its secret is kept sealed; GitLab sends the token
+// itself, so a SHA-256 of it suffices.
+
+import type { IntegrationSource, StoredIntegration } from '@shiplog/db/integrations/integrations'
+import { verifyGitHubSignature } from './github/signature.ts'
+import { digestOf, gitLabTokenMatchesDigests } from './gitlab/token.ts'
+import type { Sealer } from './sealing.ts'
+
+/** A new secret: 32 random bytes in base64url, prefixed so a secret scanner can spot a leak. */
+export function newIntegrationSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32))
+  return `shiplog_whsec_${btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')}`
+}
+
+/** The stored form of a secret for a source. */
+export async function storedSecret(
+  source: IntegrationSource,
+  secret: string,
+  sealer: Sealer | undefined,
+): Promise<Uint8Array> {
+  if (source === 'gitlab') return digestOf(secret)
+  if (!sealer) throw new SealingKeyMissing()
+  return sealer.seal(secret)
+}
+
+/** INTEGRATION_SEALING_KEY is not set, so a secret that must be sealed cannot be kept. */
+export class SealingKeyMissing extends Error {
+  constructor() {
+    super('INTEGRATION_SEALING_KEY is not set')
+  }
+}
+
+/** The stored secrets a delivery may prove: the current one, and the previous one in its grace. */
+export function acceptedSecrets(integration: StoredIntegration, now: Date): Uint8Array[] {
+  const previousValid =
+    integration.previousSecret !== null &&
+    integration.previousSecretUntil !== null &&
+    new Date(integration.previousSecretUntil) > now
+  return previousValid && integration.previousSecret
+    ? [integration.secret, integration.previousSecret]
+    : [integration.secret]
+}
+
+/** Whether the request proves one of the integration's secrets, by its source's mechanism. */
+export async function provesSecret(
+  integration: StoredIntegration,
+  headers: Headers,
+  body: Uint8Array<ArrayBuffer>,
+  sealer: Sealer | undefined,
+  now: Date,
+): Promise<boolean> {
+  const stored = acceptedSecrets(integration, now)
+  if (integration.source === 'gitlab') {
+    return gitLabTokenMatchesDigests(stored, headers.get('x-gitlab-token'))
+  }
+  if (!sealer) return false
+  const secrets: string[] = []
+  for (const sealed of stored) {
+    const secret = await sealer.open(sealed)
+    if (secret !== undefined) secrets.push(secret)
+  }
+  return verifyGitHubSignature(secrets, body, headers.get('x-hub-signature-256'))
+}

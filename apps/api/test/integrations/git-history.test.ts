@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { issueApiKey } from '@shiplog/db/issue-api-key'
+import { runProcess } from '@shiplog/db/testing'
+import { type Harness, startHarness } from '../support/harness.ts'
+import { createIntegration, deliverGitHub, githubSuccessStatus } from '../support/integrations.ts'
+
+// A real repository, made here: a deployment of its first commits, then three pushes (a forced
+// push amending the deployed commit, a merge, a `git revert`) and a deployment_status success for
+// the head. Delivered to an integration in every order of the four, Shiplog must hold exactly what
+// `shiplog notify` of the same history gives: the same DORA figures, the same commits, no CLI
+// involved on the integration's side.
+
+const ROOT = new URL('../../../../', import.meta.url).pathname
+const CLI = join(ROOT, 'packages/client/src/cli.ts')
+const ZEROS = '0'.repeat(40)
+const DEPLOYED = { first: '2026-11-02T12:00:00Z', second: '2026-11-06T12:00:00Z' }
+
+let h: Harness
+let dir: string
+let repo: string
+let served: { base: string; stop: () => Promise<void> }
+const shas: Record<
+  'initial' | 'deployed' | 'amended' | 'fix' | 'feature' | 'merge' | 'revert',
+  string
+> = {} as never
+
+const quiet = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([name]) => !/^(GITHUB_|GITLAB_|CI_|BUILDKITE|CIRCLE|SHIPLOG_|GIT_)/.test(name),
+  ),
+)
+
+async function git(args: string[], at?: string) {
+  const env: Record<string, string> = {
+    ...quiet,
+    GIT_AUTHOR_NAME: 'Ada',
+    GIT_AUTHOR_EMAIL: 'ada@example.com',
+    GIT_COMMITTER_NAME: 'Ada',
+    GIT_COMMITTER_EMAIL: 'ada@example.com',
+  }
+  // GitHub's push lists one timestamp per commit: the history keeps author and committer equal.
+  if (at) Object.assign(env, { GIT_AUTHOR_DATE: at, GIT_COMMITTER_DATE: at })
+  const run = await runProcess(['git', ...args], { cwd: repo, env })
+  if (run.code !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`)
+  return run.stdout.trim()
+}
+
+async function commit(file: string, message: string, at: string) {
+  await writeFile(join(repo, file), `${message}\n`)
+  await git(['add', file])
+  await git(['commit', '--quiet', '-m', message], at)
+  return git(['rev-parse', 'HEAD'])
+}
+
+const REPOSITORY = {
+  id: 1296269,
+  name: 'shop',
+  full_name: 'acme/shop',
+  html_url: 'https://github.com/acme/shop',
+  default_branch: 'main',
+  master_branch: 'main',
+  owner: { login: 'acme' },
+}
+
+/** A push as GitHub sends it: its commits are `git rev-list before..after`, oldest first. */
+async function pushPayload(before: string, after: string, forced: boolean): Promise<string> {
+  const range = before === ZEROS ? after : `${before}..${after}`
+  const listed = (await git(['rev-list', '--reverse', '--topo-order', range])).split('\n')
+  const commits = []
+  for (const sha of listed.filter(Boolean)) {
+    const [tree, timestamp] = (await git(['log', '-1', '--format=%T%n%cI', sha])).split('\n')
+    const message = (await git(['log', '-1', '--format=%B', sha])).trimEnd()
+    const person = { name: 'Ada', email: 'ada@example.com', username: 'ada' }
+    commits.push({
+      id: sha,
+      tree_id: tree,
+      distinct: true,
+      message,
+      timestamp,
+      url: `https://github.com/acme/shop/commit/${sha}`,
+      author: person,
+      committer: person,
+      added: [],
+      removed: [],
+      modified: [],
+    })
+  }
+  return JSON.stringify({
+    ref: 'refs/heads/main',
+    before,
+    after,
+    repository: REPOSITORY,
+    pusher: { name: 'ada', email: 'ada@example.com' },
+    sender: { login: 'ada' },
+    created: before === ZEROS,
+    deleted: false,
+    forced,
+    base_ref: null,
+    compare: `https://github.com/acme/shop/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
+    commits,
+    head_commit: commits.at(-1) ?? null,
+  })
+}
+
+const statusExample = githubSuccessStatus()
+
+/** GitHub's own success example, made the deployment of `sha` as `version` at `at`. */
+function statusPayload(id: number, sha: string, version: string, at: string): string {
+  const example = statusExample
+  return JSON.stringify({
+    ...example,
+    deployment_status: { ...example.deployment_status, environment: 'production', created_at: at },
+    deployment: {
+      ...example.deployment,
+      id,
+      sha,
+      ref: 'main',
+      environment: 'production',
+      payload: { app: 'checkout', version },
+    },
+    repository: { ...example.repository, ...REPOSITORY },
+  })
+}
+
+beforeAll(async () => {
+  h = await startHarness()
+  served = await h.serve()
+  dir = await mkdtemp(join(tmpdir(), 'shiplog-git-history-'))
+  repo = join(dir, 'shop')
+  await runProcess(['git', 'init', '--quiet', '-b', 'main', repo], { cwd: dir, env: quiet })
+  await git(['remote', 'add', 'origin', 'https://github.com/acme/shop.git'])
+  shas.initial = await commit('a.txt', 'Start the shop', '2026-11-01T09:00:00Z')
+  shas.deployed = await commit('b.txt', 'Add the basket', '2026-11-01T10:00:00Z')
+  // Deployed, then amended and force-pushed: the deployed commit is what the push replaced.
+  await writeFile(join(repo, 'b.txt'), 'Add the basket, with totals\n')
+  await git(['add', 'b.txt'])
+  await git(
+    ['commit', '--quiet', '--amend', '-m', 'Add the basket with totals'],
+    '2026-11-03T09:00:00Z',
+  )
+  shas.amended = await git(['rev-parse', 'HEAD'])
+  await git(['checkout', '--quiet', '-b', 'feature'])
+  shas.feature = await commit('c.txt', 'Faster search', '2026-11-03T10:00:00Z')
+  await git(['checkout', '--quiet', 'main'])
+  shas.fix = await commit('d.txt', 'Fix the totals', '2026-11-03T11:00:00Z')
+  await git(
+    ['merge', '--quiet', '--no-ff', '-m', 'Merge branch feature', 'feature'],
+    '2026-11-04T09:00:00Z',
+  )
+  shas.merge = await git(['rev-parse', 'HEAD'])
+  await git(['revert', '--no-edit', shas.feature], '2026-11-05T09:00:00Z')
+  shas.revert = await git(['rev-parse', 'HEAD'])
+}, 60_000)
+
+afterAll(async () => {
+  await served?.stop()
+  await h?.close()
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+/** What a workspace holds: the DORA figures of the window and the commits lead time counted. */
+async function holdings(key: string) {
+  const window = 'environment=production&since=2026-11-01&until=2026-11-08'
+  const dora = await (await h.get(`/v1/metrics/dora?${window}`, { key })).json()
+  const commits = (await (await h.get(`/v1/commits?${window}`, { key })).json()) as {
+    data: Record<string, unknown>[]
+  }
+  return {
+    dora,
+    commits: commits.data.map(({ deploymentId: _, ...rest }) => rest),
+  }
+}
+
+async function notified() {
+  const { key } = await issueApiKey(h.sql, { workspace: 'notified', name: 'pipeline' })
+  const notify = async (version: string, sha: string, at: string) => {
+    const run = await runProcess(
+      [
+        'bun',
+        CLI,
+        'notify',
+        '--url',
+        served.base,
+        '--repository',
+        'acme/shop',
+        '--app',
+        'checkout',
+        '--environment',
+        'production',
+        '--version',
+        version,
+        '--commit',
+        sha,
+        '--deployed-at',
+        at,
+      ],
+      { cwd: repo, env: { ...quiet, NO_COLOR: '1', SHIPLOG_API_KEY: key } },
+    )
+    expect(run.code).toBe(0)
+    await h.drain()
+  }
+  await notify('v1', shas.deployed, DEPLOYED.first)
+  await notify('v2', shas.revert, DEPLOYED.second)
+  return holdings(key)
+}
+
+function permutations<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items]
+  return items.flatMap((item, index) =>
+    permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [
+      item,
+      ...rest,
+    ]),
+  )
+}
+
+test('every order of three pushes and a success gives what shiplog notify gives', async () => {
+  const expected = await notified()
+  // The history is worth comparing: lead time counts the second deployment's five commits.
+  expect(expected.commits.map((each) => each.sha).sort()).toEqual(
+    [shas.amended, shas.feature, shas.fix, shas.merge, shas.revert].sort(),
+  )
+  const prelude = [
+    { event: 'push', payload: await pushPayload(ZEROS, shas.deployed, false) },
+    { event: 'deployment_status', payload: statusPayload(41, shas.deployed, 'v1', DEPLOYED.first) },
+  ]
+  const deliveries = [
+    { event: 'push', payload: await pushPayload(shas.deployed, shas.amended, true) },
+    { event: 'push', payload: await pushPayload(shas.amended, shas.merge, false) },
+    { event: 'push', payload: await pushPayload(shas.merge, shas.revert, false) },
+    { event: 'deployment_status', payload: statusPayload(42, shas.revert, 'v2', DEPLOYED.second) },
+  ]
+  let index = 0
+  for (const order of permutations(deliveries)) {
+    const workspace = `order-${index++}`
+    const admin = (await issueApiKey(h.sql, { workspace, name: 'admin', scopes: ['admin'] })).key
+    const integration = await createIntegration(h, admin, { source: 'github', name: 'shop' })
+    for (const delivery of [...prelude, ...order]) {
+      const response = await deliverGitHub(h, integration, delivery.event, delivery.payload)
+      expect(response.status).toBe(202)
+      // Each delivery is handled before the next arrives: the order is the order of arrival.
+      await h.settle()
+    }
+    expect({
+      order: order.map((each) => each.payload.slice(0, 60)),
+      ...(await holdings(admin)),
+    }).toEqual({
+      order: order.map((each) => each.payload.slice(0, 60)),
+      ...expected,
+    })
+  }
+}, 120_000)

@@ -1,0 +1,192 @@
+import { beforeAll, expect, test } from 'bun:test'
+import { readFile } from 'node:fs/promises'
+import examples from '@octokit/webhooks-examples'
+import { sign } from '@octokit/webhooks-methods'
+import type { IntegrationWithSecret } from '@shiplog/schema/integration'
+import fc from 'fast-check'
+import { lookalikeName } from '../support/edge-inputs.ts'
+import { harnessPerFile } from '../support/harness.ts'
+import { createIntegration, hookPathOf } from '../support/integrations.ts'
+import { sendEach } from '../support/sendable.ts'
+
+// Whatever a sender (or someone who found a hook's URL) posts, and whatever an admin sends the
+// integrations' endpoints: a 2xx or a 4xx problem, never a 5xx, and every stored delivery handled.
+
+const h = harnessPerFile()
+let admin: string
+let github: IntegrationWithSecret
+let gitlab: IntegrationWithSecret
+
+beforeAll(async () => {
+  admin = (
+    await h.createKey({ workspace: 'fuzz', scopes: ['admin'], rateLimitPerMinute: 1_000_000 })
+  ).key
+  github = await createIntegration(h, admin, { source: 'github', name: 'fuzzed github' })
+  gitlab = await createIntegration(h, admin, {
+    source: 'gitlab',
+    name: 'fuzzed gitlab',
+    mapping: { app: [{ from: 'headers.x-app' }, { from: 'project.name' }] },
+  })
+})
+
+const realBodies = [
+  ...(examples as { name: string; examples: unknown[] }[])
+    .filter((each) => ['deployment_status', 'deployment', 'push', 'ping'].includes(each.name))
+    .flatMap((each) => each.examples),
+  ...(await Promise.all(
+    ['gitlab-deployment-hook.json', 'gitlab-push-hook.json', 'gitlab-tag-push-hook.json'].map(
+      async (name) =>
+        JSON.parse(await readFile(new URL(`fixtures/${name}`, import.meta.url), 'utf8')),
+    ),
+  )),
+] as Record<string, unknown>[]
+
+const text = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.constantFrom('success', 'failure', 'refs/heads/master', 'refs/tags/v1', '0'.repeat(40), ''),
+  fc.constantFrom('2021-04-28 21:50:00 +0200', '2021-04-28T21:50:00Z', 'yesterday'),
+  lookalikeName,
+)
+const anyValue = fc.oneof(text, fc.constant(null), fc.integer(), fc.boolean(), fc.jsonValue())
+
+/** A real body with some of its fields, at any depth of one level, replaced. */
+const mutated = fc
+  .tuple(
+    fc.constantFrom(...realBodies),
+    fc.dictionary(
+      fc.constantFrom(
+        'ref',
+        'before',
+        'after',
+        'forced',
+        'commits',
+        'status',
+        'short_sha',
+        'commit_url',
+        'status_changed_at',
+        'deployment',
+        'deployment_status',
+        'repository',
+        'project',
+        'total_commits_count',
+      ),
+      anyValue,
+      { maxKeys: 3 },
+    ),
+  )
+  .map(([body, overrides]) => JSON.stringify({ ...body, ...overrides }))
+
+const payload = fc.oneof(
+  { weight: 4, arbitrary: mutated },
+  { weight: 2, arbitrary: fc.constantFrom(...realBodies).map((body) => JSON.stringify(body)) },
+  { weight: 1, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value) ?? 'null') },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
+)
+
+const delivery = fc.record({
+  to: fc.constantFrom('github', 'gitlab', 'nowhere'),
+  payload,
+  event: fc.oneof(
+    fc.constantFrom('deployment_status', 'push', 'ping', 'deployment', 'Deployment Hook'),
+    fc.constantFrom('Push Hook', 'Tag Push Hook', 'issues'),
+    fc.string({ unit: 'binary-ascii', maxLength: 20 }),
+  ),
+  proof: fc.constantFrom('valid', 'valid', 'valid', 'wrong', 'none'),
+  senderId: fc.option(fc.constantFrom('a', 'b', 'c', 'd'), { freq: 3 }),
+  contentType: fc.constantFrom('application/json', 'application/x-www-form-urlencoded', ''),
+})
+
+test('no delivery a sender can post produces a 5xx, and every stored one is handled', async () => {
+  const statuses = new Map<number, number>()
+  await fc.assert(
+    fc.asyncProperty(fc.array(delivery, { minLength: 1, maxLength: 12 }), async (batch) => {
+      const answered = await sendEach(batch, async (each) => {
+        const integration = each.to === 'gitlab' ? gitlab : github
+        const headers: Record<string, string> = {}
+        if (each.contentType) headers['content-type'] = each.contentType
+        if (each.to === 'gitlab') {
+          headers['x-gitlab-event'] = each.event
+          if (each.proof !== 'none')
+            headers['x-gitlab-token'] = each.proof === 'valid' ? gitlab.secret : 'guess'
+          if (each.senderId !== null) headers['idempotency-key'] = each.senderId
+        } else {
+          headers['x-github-event'] = each.event
+          headers['x-github-delivery'] = each.senderId ?? crypto.randomUUID()
+          if (each.proof !== 'none') {
+            const secret = each.proof === 'valid' ? github.secret : 'guess'
+            headers['x-hub-signature-256'] = await sign(secret, each.payload)
+          }
+        }
+        const path =
+          each.to === 'nowhere'
+            ? '/hooks/0190f3c4-5b2e-7c1d-9e8f-a1b2c3d4e5f6'
+            : hookPathOf(integration)
+        return h.send('POST', path, { key: null, headers, rawBody: each.payload })
+      })
+      for (const response of answered) {
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+        expect([200, 202, 400, 401, 404, 413]).toContain(response.status)
+        if (response.status >= 400) {
+          expect(response.headers.get('content-type')).toBe('application/problem+json')
+        }
+      }
+    }),
+    { numRuns: 150 },
+  )
+  await h.settle()
+  // Guards the generator: enough deliveries must get through for the property to bite.
+  expect(statuses.get(202) ?? 0).toBeGreaterThan(100)
+  const [left] = await h.sql<{ waiting: number }[]>`
+    select count(*)::int as waiting from integration_deliveries where state = 'received'`
+  expect(left?.waiting).toBe(0)
+  expect(h.logs.filter((line) => line.msg === 'delivery not handled')).toEqual([])
+}, 120_000)
+
+const mappingValue = fc.oneof(
+  text,
+  fc.record({ from: text }),
+  fc.array(fc.oneof(text, fc.record({ from: text })), { maxLength: 12 }),
+  anyValue,
+)
+const integrationBody = fc.oneof(
+  fc.record(
+    {
+      source: fc.oneof(fc.constantFrom('github', 'gitlab'), text),
+      name: fc.oneof(text, lookalikeName, anyValue),
+      mapping: fc.oneof(
+        fc.dictionary(
+          fc.oneof(fc.constantFrom('app', 'environment', 'repository', 'version'), text),
+          mappingValue,
+          { maxKeys: 4 },
+        ),
+        anyValue,
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.jsonValue(),
+)
+
+test('no body an admin sends the integrations’ endpoints produces a 5xx', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      integrationBody,
+      integrationBody,
+      fc.oneof(fc.constant(github.id), fc.uuid(), fc.string({ maxLength: 40 })),
+      async (created, patch, id) => {
+        const path = `/v1/integrations/${encodeURIComponent(id)}`
+        const answers = await sendEach(
+          [
+            () => h.send('POST', '/v1/integrations', { key: admin, body: created }),
+            () => h.send('PATCH', path, { key: admin, body: patch }),
+            () => h.send('GET', `${path}/deliveries`, { key: admin }),
+            () => h.send('GET', path, { key: admin }),
+          ],
+          (send) => send(),
+        )
+        for (const response of answers) expect(response.status).toBeLessThan(500)
+      },
+    ),
+    { numRuns: 150 },
+  )
+}, 120_000)

@@ -1,0 +1,224 @@
+import type { Queryable, Sql, Tx } from '../client.ts'
+import { uuidv7 } from '../uuidv7.ts'
+
+/** A delivery a receiver verified, to store before it answers. */
+export interface ReceivedDelivery {
+  integrationId: string
+  workspaceId: string
+  receivedAt: Date
+  /** The sender's name for it: `deployment_status`, `push`, `Deployment Hook`… */
+  event: string
+  /** The sender's own id of this delivery, shown in the list. */
+  senderDeliveryId: string | null
+  /** What makes a redelivery a duplicate: the sender's id, else a digest of the body. */
+  dedupeKey: string
+  body: Uint8Array
+  /** The request's headers a mapping may read (never the secret's). */
+  headers: Record<string, string>
+  /** Set for a delivery with nothing to do (a ping): stored as already handled. */
+  ignored?: string
+}
+
+/** What storing a delivery made of it: a new one, or a repeat of the first with its key. */
+export type StoredDelivery =
+  | { kind: 'new'; id: string }
+  | { kind: 'duplicate'; id: string; duplicateOf: string }
+
+/**
+ * Stores a group of verified deliveries in one transaction (the receivers' group commit), as two
+ * set-based statements whatever its size: each delivery is the first of its key, or is kept as a
+ * duplicate naming the first. Two of one key in the same group are a first and its duplicate, as
+ * if they had come one after the other.
+ */
+export async function storeDeliveries(
+  sql: Sql,
+  deliveries: ReceivedDelivery[],
+): Promise<StoredDelivery[]> {
+  const ids = deliveries.map(() => uuidv7())
+  return sql.begin(async (tx) => {
+    const column = <T>(pick: (delivery: ReceivedDelivery) => T) => deliveries.map(pick)
+    const firsts = await tx<{ id: string }[]>`
+      insert into integration_deliveries (id, integration_id, workspace_id, received_at, event,
+                                          sender_delivery_id, dedupe_key, body, headers, state,
+                                          reason, handled_at)
+      select id, integration_id, workspace_id, received_at, event, sender_delivery_id, dedupe_key,
+             case when reason is null then decode(body, 'base64') end, headers,
+             case when reason is null then 'received' else 'ignored' end, reason,
+             case when reason is null then null else received_at end
+        from unnest(${ids}::uuid[], ${column((d) => d.integrationId)}::uuid[],
+                    ${column((d) => d.workspaceId)}::bigint[],
+                    ${column((d) => d.receivedAt.toISOString())}::timestamptz[],
+                    ${column((d) => d.event)}::text[], ${column((d) => d.senderDeliveryId)}::text[],
+                    ${column((d) => d.dedupeKey)}::text[], ${column((d) => Buffer.from(d.body).toString('base64'))}::text[],
+                    ${column((d) => JSON.stringify(d.headers))}::jsonb[],
+                    ${column((d) => d.ignored ?? null)}::text[])
+             with ordinality as given(id, integration_id, workspace_id, received_at, event,
+                                      sender_delivery_id, dedupe_key, body, headers, reason, n)
+       order by n
+      on conflict (integration_id, dedupe_key) where state not in ('duplicate', 'refused')
+      do nothing
+      returning id::text as id`
+    const stored = new Set(firsts.map((row) => row.id))
+    const repeats = deliveries.flatMap((delivery, index) =>
+      stored.has(ids[index] as string) ? [] : [{ delivery, id: ids[index] as string }],
+    )
+    if (repeats.length === 0) return ids.map((id) => ({ kind: 'new', id }) as const)
+    const repeated = await tx<{ id: string; duplicateOf: string }[]>`
+      insert into integration_deliveries (id, integration_id, workspace_id, received_at, event,
+                                          sender_delivery_id, dedupe_key, headers, state,
+                                          duplicate_of, handled_at)
+      select given.id, given.integration_id, given.workspace_id, given.received_at, given.event,
+             given.sender_delivery_id, given.dedupe_key, given.headers, 'duplicate', first.id,
+             given.received_at
+        from unnest(${repeats.map((r) => r.id)}::uuid[],
+                    ${repeats.map((r) => r.delivery.integrationId)}::uuid[],
+                    ${repeats.map((r) => r.delivery.workspaceId)}::bigint[],
+                    ${repeats.map((r) => r.delivery.receivedAt.toISOString())}::timestamptz[],
+                    ${repeats.map((r) => r.delivery.event)}::text[],
+                    ${repeats.map((r) => r.delivery.senderDeliveryId)}::text[],
+                    ${repeats.map((r) => r.delivery.dedupeKey)}::text[],
+                    ${repeats.map((r) => JSON.stringify(r.delivery.headers))}::jsonb[])
+             as given(id, integration_id, workspace_id, received_at, event, sender_delivery_id,
+                      dedupe_key, headers)
+        join integration_deliveries first
+          on first.integration_id = given.integration_id and first.dedupe_key = given.dedupe_key
+         and first.state not in ('duplicate', 'refused')
+      returning id::text as id, duplicate_of::text as "duplicateOf"`
+    const firstOf = new Map(repeated.map((row) => [row.id, row.duplicateOf]))
+    return ids.map((id): StoredDelivery => {
+      const duplicateOf = firstOf.get(id)
+      return duplicateOf === undefined
+        ? { kind: 'new', id }
+        : { kind: 'duplicate', id, duplicateOf }
+    })
+  })
+}
+
+/** Keeps a refused delivery (without its body), so the list says why it was refused. */
+export async function storeRefusedDelivery(
+  sql: Queryable,
+  refused: {
+    integrationId: string
+    workspaceId: string
+    receivedAt: Date
+    event: string
+    senderDeliveryId: string | null
+    reason: string
+  },
+): Promise<string> {
+  const id = uuidv7()
+  await sql`
+    insert into integration_deliveries (id, integration_id, workspace_id, received_at, event,
+                                        sender_delivery_id, state, reason, handled_at)
+    values (${id}, ${refused.integrationId}, ${refused.workspaceId}, ${refused.receivedAt},
+            ${refused.event}, ${refused.senderDeliveryId}, 'refused', ${refused.reason},
+            ${refused.receivedAt})`
+  return id
+}
+
+/** One delivery as the list shows it. */
+export interface DeliveryRow {
+  id: string
+  receivedAt: string
+  event: string
+  senderDeliveryId: string | null
+  state: 'received' | 'recorded' | 'duplicate' | 'ignored' | 'refused'
+  reason: string | null
+  duplicateOf: string | null
+  deploymentId: string | null
+  commitCount: number | null
+  handledAt: string | null
+}
+
+/** How many deliveries the list shows at most, and the days it reaches back at least. */
+export const DELIVERIES_KEPT = { latest: 100, days: 7 } as const
+
+/** An integration's deliveries, newest first: the latest `limit`, before `before` when given. */
+export async function listDeliveries(
+  sql: Queryable,
+  integrationId: string,
+  limit: number,
+  before?: string,
+): Promise<DeliveryRow[]> {
+  return sql<DeliveryRow[]>`
+    select id::text as id, iso_utc(received_at) as "receivedAt", event,
+           sender_delivery_id as "senderDeliveryId", state, reason,
+           duplicate_of::text as "duplicateOf", deployment_id::text as "deploymentId",
+           commit_count as "commitCount", iso_utc(handled_at) as "handledAt"
+      from integration_deliveries
+     where integration_id = ${integrationId}
+       and (${before ?? null}::uuid is null or id < ${before ?? null}::uuid)
+     order by id desc
+     limit ${limit}`
+}
+
+/**
+ * Forgets deliveries older than DELIVERIES_KEPT.days beyond each integration's latest
+ * DELIVERIES_KEPT.latest; those still waiting for the worker are kept whatever their age.
+ */
+export async function forgetOldDeliveries(sql: Sql, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - DELIVERIES_KEPT.days * 86_400_000)
+  const rows = await sql`
+    delete from integration_deliveries d
+     where d.received_at < ${cutoff} and d.state <> 'received'
+       and d.id < (select k.id from integration_deliveries k
+                    where k.integration_id = d.integration_id
+                    order by k.id desc offset ${DELIVERIES_KEPT.latest - 1} limit 1)`
+  return rows.count
+}
+
+/** A delivery waiting for the worker, with what its integration says about reading it. */
+export interface WaitingDelivery {
+  id: string
+  integrationId: string
+  workspaceId: string
+  source: 'github' | 'gitlab'
+  mapping: Record<string, unknown>
+  receivedAt: Date
+  event: string
+  body: Uint8Array
+  headers: Record<string, string>
+}
+
+/**
+ * Takes up to `limit` waiting deliveries, oldest first, locked for the caller's transaction:
+ * another worker skips them, and a rollback (a killed worker) leaves them waiting.
+ */
+export async function takeWaitingDeliveries(tx: Tx, limit: number): Promise<WaitingDelivery[]> {
+  return tx<WaitingDelivery[]>`
+    select d.id::text as id, d.integration_id::text as "integrationId",
+           d.workspace_id::text as "workspaceId", i.source, i.mapping,
+           d.received_at as "receivedAt", d.event, d.body, d.headers
+      from integration_deliveries d join integrations i on i.id = d.integration_id
+     where d.state = 'received'
+     order by d.id
+     limit ${limit}
+       for update of d skip locked`
+}
+
+/** What the worker made of a delivery. */
+export interface DeliverySettlement {
+  state: 'recorded' | 'ignored'
+  reason?: string | null
+  deploymentId?: string | null
+  senderDeploymentId?: string | null
+  commitCount?: number | null
+  /** Keeps the body, to be read again (a failure status waiting for its success). */
+  keepBody?: boolean
+}
+
+export async function settleDelivery(
+  tx: Tx,
+  id: string,
+  settlement: DeliverySettlement,
+): Promise<void> {
+  await tx`
+    update integration_deliveries
+       set state = ${settlement.state}, reason = ${settlement.reason ?? null},
+           deployment_id = ${settlement.deploymentId ?? null},
+           sender_deployment_id = ${settlement.senderDeploymentId ?? null},
+           commit_count = ${settlement.commitCount ?? null},
+           body = case when ${settlement.keepBody ?? false} then body end,
+           handled_at = now()
+     where id = ${id}::uuid`
+}
