@@ -4,7 +4,7 @@ import { analyzeStaleTables } from '@shiplog/db/queries/table-statistics'
 import { DeploymentQueue } from '@shiplog/db/queue'
 import { scrapeOf } from '@shiplog/ops-http'
 import type { LogLine } from '@shiplog/ops-http/log'
-import { forgetOldDeliveries } from '@shiplog/db/integrations/deliveries'
+import { forgetOldDeliveries, vacuumDeliveries } from '@shiplog/db/integrations/deliveries'
 import { QueueConsumer } from './consumer.ts'
 import type { WorkerEnv } from './env.ts'
 import { IntegrationWork } from './integrations/deliveries-loop.ts'
@@ -108,6 +108,9 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
           .catch((error) =>
             log({ level: 'warn', msg: 'inbox vacuum failed', error: String(error) }),
           )
+        vacuumDeliveries(sql).catch((error) =>
+          log({ level: 'warn', msg: 'deliveries vacuum failed', error: String(error) }),
+        )
         analyzeStaleTables(sql)
           .then((tables) => {
             if (tables.length > 0) log({ level: 'info', msg: 'analyzed tables', tables })

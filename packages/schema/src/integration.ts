@@ -143,9 +143,33 @@ export const IntegrationDelivery = Type.Object(
 export type IntegrationDelivery = Static<typeof IntegrationDelivery>
 
 export const IntegrationDeliveries = Type.Object(
-  { data: Type.Array(IntegrationDelivery) },
+  {
+    data: Type.Array(IntegrationDelivery),
+    nextCursor: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+      description: 'Pass as `cursor` for older deliveries; null on the last page',
+    }),
+  },
   { $id: 'IntegrationDeliveries' },
 )
+
+/** Query of `GET /v1/integrations/{id}/deliveries`. */
+export const ListDeliveriesQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        default: 100,
+        description: 'Page size, at most 100',
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({ format: 'uuid', description: '`nextCursor` of the previous page' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type ListDeliveriesQuery = Static<typeof ListDeliveriesQuery>
 export type IntegrationDeliveries = Static<typeof IntegrationDeliveries>
 
 function mappingErrors(mapping: unknown): FieldError[] {

@@ -142,3 +142,60 @@ test('an unknown integration is 404; a body over the limit is 413 and stores not
     ['refused', true],
   ])
 })
+
+test('the deliveries list pages newest first, and its cursor reaches the oldest', async () => {
+  const { key, integration } = await githubIntegration('paged')
+  for (const ping of [1, 2, 3]) {
+    await deliverGitHub(h, integration, 'ping', JSON.stringify({ zen: `ping ${ping}` }))
+  }
+  const page = async (query: string) =>
+    (await (
+      await h.get(`/v1/integrations/${integration.id}/deliveries?${query}`, { key })
+    ).json()) as {
+      data: { id: string }[]
+      nextCursor: string | null
+    }
+  const first = await page('limit=2')
+  expect(first.data).toHaveLength(2)
+  const rest = await page(`limit=2&cursor=${first.nextCursor}`)
+  expect(rest).toMatchObject({ nextCursor: null })
+  const all = (await deliveriesOf(h, key, integration)).map((each) => each.id)
+  expect([...first.data, ...rest.data].map((each) => each.id)).toEqual(all)
+  expect(
+    (await h.get(`/v1/integrations/${integration.id}/deliveries?limit=0`, { key })).status,
+  ).toBe(422)
+})
+
+test('each push and deployment example: a default-branch push is stored, the rest ignored with the reason', async () => {
+  const { key, integration } = await githubIntegration('pushes')
+  const pushes = examplesOf('push')
+  const deployments = examplesOf('deployment')
+  for (const example of pushes) {
+    expect((await deliverGitHub(h, integration, 'push', JSON.stringify(example))).status).toBe(202)
+  }
+  for (const example of deployments) {
+    const response = await deliverGitHub(h, integration, 'deployment', JSON.stringify(example))
+    expect(response.status).toBe(202)
+  }
+  await h.settle()
+  const listed = (await deliveriesOf(h, key, integration)).reverse()
+  const expected = [
+    ...pushes.map((push) => {
+      const ref = push.ref as string
+      if (ref.startsWith('refs/tags/'))
+        return { outcome: 'ignored', reason: expect.stringContaining('a tag push') }
+      return { outcome: 'recorded', commits: (push.commits as unknown[]).length }
+    }),
+    ...deployments.map(() => ({
+      outcome: 'ignored',
+      reason:
+        "a deployment was created, not finished: Shiplog records it when its deployment_status says 'success'",
+    })),
+  ]
+  expect(listed).toMatchObject(expected)
+  const [stored] = await h.sql<{ count: number }[]>`
+    select count(*)::int as count from pushes p join integration_deliveries d
+        on d.integration_id = ${integration.id} and d.event = 'push' and d.state = 'recorded'
+     where p.after_sha = ${pushes.find((push) => (push.ref as string).startsWith('refs/heads/'))?.after as string}`
+  expect(stored?.count).toBeGreaterThan(0)
+})

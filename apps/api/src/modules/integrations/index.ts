@@ -6,6 +6,7 @@ import {
   IntegrationList,
   IntegrationPatch,
   IntegrationWithSecret,
+  ListDeliveriesQuery,
   validateIntegrationInput,
   validateIntegrationPatch,
 } from '@shiplog/schema/integration'
@@ -16,7 +17,7 @@ import {
   changeWorkspaceIntegration,
   createWorkspaceIntegration,
   deleteWorkspaceIntegration,
-  integrationDeliveries,
+  integrationDeliveriesPage,
   rotateWorkspaceIntegrationSecret,
   workspaceIntegration,
   workspaceIntegrations,
@@ -177,17 +178,17 @@ const deliveriesRoute = route({
   tag: 'Integrations',
   summary: 'What the sender delivered, and what became of each',
   description:
-    'The latest 100, newest first (kept at least 7 days): `waiting` for the worker, `recorded` (with the deployment it produced, or how many commits a push listed), `duplicate` (of which delivery), `ignored` or `refused` (with the reason). Needs the `admin` scope.',
+    'Newest first, `limit` a page (100 at most and by default), `nextCursor` as `cursor` for older ones; the latest 100 are kept, and every one of the last 7 days: `waiting` for the worker, `recorded` (with the deployment it produced, or how many commits a push listed), `duplicate` (of which delivery), `ignored` or `refused` (with the reason). Needs the `admin` scope.',
   scope: 'admin',
   params: IntegrationIdParams,
+  query: ListDeliveriesQuery,
   answers: {
     200: { description: 'OK', body: IntegrationDeliveries },
     404: NOT_FOUND,
     ...READ_ERRORS,
   },
-  handle: async ({ owner, params }, { clients }) => ({
-    data: await integrationDeliveries(clients.primary, owner, params.id),
-  }),
+  handle: ({ owner, params, query }, { clients }) =>
+    integrationDeliveriesPage(clients.primary, owner, params.id, query),
 })
 
 /** `/v1/integrations`: connect senders, rotate their secrets, read their deliveries. */

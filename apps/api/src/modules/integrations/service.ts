@@ -208,14 +208,29 @@ const deliveryView = (row: DeliveryRow): IntegrationDelivery => ({
   handledAt: row.handledAt,
 })
 
-/** The integration's latest deliveries, newest first (DELIVERIES_KEPT says how many are kept). */
+/**
+ * A page of the integration's deliveries, newest first, before `cursor` (a delivery's id) when
+ * given; DELIVERIES_KEPT says how many are kept.
+ */
+export async function integrationDeliveriesPage(
+  sql: Sql,
+  owner: Workspace,
+  id: string,
+  page: { limit?: number; cursor?: string } = {},
+): Promise<{ data: IntegrationDelivery[]; nextCursor: string | null }> {
+  const stored = await findIntegration(sql, owner.workspaceId, id)
+  if (!stored) throw problems.notFound(NOT_FOUND)
+  const limit = page.limit ?? DELIVERIES_KEPT.latest
+  const rows = await listDeliveries(sql, id, limit + 1, page.cursor)
+  const data = rows.slice(0, limit).map(deliveryView)
+  return { data, nextCursor: rows.length > limit ? (data.at(-1)?.id ?? null) : null }
+}
+
+/** The integration's latest deliveries, newest first: what its page and the CLI show. */
 export async function integrationDeliveries(
   sql: Sql,
   owner: Workspace,
   id: string,
-  limit = DELIVERIES_KEPT.latest,
 ): Promise<IntegrationDelivery[]> {
-  const stored = await findIntegration(sql, owner.workspaceId, id)
-  if (!stored) throw problems.notFound(NOT_FOUND)
-  return (await listDeliveries(sql, id, limit)).map(deliveryView)
+  return (await integrationDeliveriesPage(sql, owner, id)).data
 }
