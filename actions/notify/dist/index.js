@@ -3321,6 +3321,7 @@ function backoffDelay(attempt, random = Math.random) {
 }
 
 // packages/client/src/transport.ts
+var USER_AGENT = "shiplog-client";
 function createTransport(options) {
   const endpoint = (call) => {
     const url = new URL(call.path, options.baseUrl);
@@ -3333,6 +3334,7 @@ function createTransport(options) {
     const headers = {
       accept: "application/json, application/problem+json",
       authorization: `Bearer ${options.apiKey}`,
+      "user-agent": USER_AGENT,
       ...call.headers
     };
     if (call.body !== undefined)
@@ -4126,6 +4128,7 @@ function checkWebUrl(raw) {
 
 // packages/schema/src/deployment-commits.ts
 var MAX_DEPLOYMENT_COMMITS = 5000;
+var FIRST_DEPLOYMENT_HISTORY = 1000;
 var SHA_PATTERN = "^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?$";
 var Sha = (description) => Type.String({ pattern: SHA_PATTERN, description: `${description}: a full SHA-1 or SHA-256` });
 var MAX_COMMIT_TEXT = 200;
@@ -4168,9 +4171,17 @@ var DeploymentCommits = Type.Object({
   }),
   commits: Type.Array(DeploymentCommit)
 }, { $id: "DeploymentCommits" });
+function commitTextLine(text) {
+  const clean = [...text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim()];
+  return clean.length === 0 ? undefined : clean.slice(0, MAX_COMMIT_TEXT).join("").trim();
+}
 var SHA = new RegExp(SHA_PATTERN);
 // packages/schema/src/deployment-status.ts
 var Nullable2 = (schema, description) => Type.Union([schema, Type.Null()], { description });
+var DeploymentSource = Type.String({
+  pattern: "^[a-z][a-z0-9-]{0,31}$",
+  description: "Where it came from: `api` (a request of your own), `cli` (Shiplog’s client: the `shiplog` CLI, the GitHub Action, the GitLab template), `github` or `gitlab` (an integration’s webhook), and later integrations by their name"
+});
 var DeploymentFailure = Type.Object({
   reason: Type.String({ description: "The error of the last attempt" }),
   attempts: Type.Integer({ minimum: 1, description: "How many times recording was tried" }),
@@ -4212,6 +4223,7 @@ var DeploymentStatus = Type.Object({
   }),
   monorepoPath: Nullable2(Type.String(), "Where the app lives in the repository, or null"),
   receivedAt: Type.String({ format: "date-time", description: "When the API accepted it" }),
+  source: DeploymentSource,
   recordedAt: Nullable2(Type.String({ format: "date-time" }), "When the worker stored it; null until recorded"),
   changeType: Type.Union([ChangeType, Type.Null()], {
     description: "Once recorded, what it changed in its application and environment (see ChangeType); null while queued or failed"
@@ -4225,7 +4237,10 @@ var DeploymentStatus = Type.Object({
   }),
   voided: Type.Union([DeploymentVoided, Type.Null()], {
     description: "When status is voided: when, by which key and why; else null"
-  })
+  }),
+  commitsUnknown: Type.Optional(Type.String({
+    description: 'Only on the receipt of a deployment an integration recorded whose commits could not be derived from pushes, and why: "no push received between 4f1c0e9a2b3d and 9e8d7c6b5a41"'
+  }))
 }, { $id: "DeploymentStatus" });
 
 // packages/schema/src/page.ts
@@ -4250,6 +4265,7 @@ var DeploymentRecord = Type.Object({
   deployedAt: Type.String({ format: "date-time" }),
   monorepoPath: Nullable3(Type.String()),
   receivedAt: Type.String({ format: "date-time", description: "When the API accepted it" }),
+  source: DeploymentSource,
   recordedAt: Type.String({ format: "date-time", description: "When the worker stored it" }),
   changeType: ChangeType
 }, { $id: "DeploymentRecord" });
@@ -4955,7 +4971,7 @@ function planOf(values, env, ci, local) {
   };
 }
 
-// packages/client/src/revert-forms.ts
+// packages/schema/src/revert-forms.ts
 var REVERTS_COMMIT = /This reverts commit ([0-9a-fA-F]{7,64})\b/g;
 var REVERT_SUBJECT = /^Revert "(.+)"(?: \(#\d+\))?$/;
 var REVERTS_PULL_REQUEST = /^Reverts [^\s#]+\/[^\s#]+#(\d+)\s*$/gm;
@@ -5092,19 +5108,14 @@ async function targetOf(read, history, sha, claim) {
 }
 
 // packages/client/src/git-commits.ts
-var FIRST_DEPLOYMENT_HISTORY = 1000;
 var FIELD2 = "\x1F";
 var RECORD2 = "\x1E";
 var SHALLOW_HINT = "this checkout is shallow and its history could not be fetched: check out the full history " + "(GitHub actions/checkout: fetch-depth: 0; GitLab: GIT_DEPTH: 0)";
-function line(text) {
-  const clean = [...text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim()];
-  return clean.length === 0 ? undefined : clean.slice(0, MAX_COMMIT_TEXT).join("").trim();
-}
 function parseRecord(record) {
   const [sha = "", committedAt = "", authoredAt = "", subject = "", author = "", message = ""] = record.split(FIELD2);
   if (!sha.trim())
     return;
-  const details = { subject: line(subject), author: line(author) };
+  const details = { subject: commitTextLine(subject), author: commitTextLine(author) };
   const commit = {
     sha: sha.trim(),
     committedAt,
