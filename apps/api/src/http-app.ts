@@ -103,6 +103,7 @@ export function createHttpApp(deps: HttpAppDeps) {
           signIn: deps.signIn,
           oidc: deps.oidc,
           log: deps.log,
+          integrations: integrations.settings,
         }),
       )
       .use(

@@ -7,8 +7,12 @@ import type { AddressLimiter } from '../../plugins/rate-limit/address-limiter.ts
 import type { ClientAddress } from '../../server/client-address.ts'
 import type { OidcClient } from '../access/oidc-client.ts'
 import type { SignInSettings } from '../access/sign-in-settings.ts'
+import type { IntegrationSettings } from '../integrations/service.ts'
 
-/** What the dashboard needs of the app: the databases, the queue, the keys, the limits. */
+/**
+ * What the dashboard needs of the app: the databases, the queue, the keys, the limits, and the
+ * integrations' settings.
+ */
 export interface WebDeps {
   sql: Sql
   readSql: Sql
@@ -22,4 +26,6 @@ export interface WebDeps {
   /** The OpenID provider's client, when single sign-on is on. */
   oidc: OidcClient | undefined
   log: LogLine
+  /** What the integrations' pages need besides Postgres: the sealer, the public URL, the grace. */
+  integrations: IntegrationSettings
 }

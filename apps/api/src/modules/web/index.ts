@@ -15,6 +15,7 @@ import { comparePages } from './routes/compare.ts'
 import { deploymentPages } from './routes/deployments.ts'
 import { doraPages } from './routes/dora.ts'
 import { incidentPages } from './routes/incidents.ts'
+import { integrationPages } from './routes/integrations.ts'
 import { keyPages } from './routes/keys.ts'
 import { overviewPages } from './routes/overview.ts'
 import { signInPages } from './routes/sign-in.ts'
@@ -46,4 +47,5 @@ export function webRoutes(deps: WebDeps) {
     .use(commitPages(pages))
     .use(doraPages(pages))
     .use(incidentPages(pages))
+    .use(integrationPages(pages))
 }

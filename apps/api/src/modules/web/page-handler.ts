@@ -23,19 +23,19 @@ export async function answered(
 
 /**
  * A page's handler: its input, checked as the API checks it → its model, every read in one
- * snapshot → its view, pure.
+ * snapshot (and the app's settings, for a model that needs them) → its view, pure.
  */
 export const shown =
   <I, M>(
     input: (page: PageRequest) => I,
-    model: (page: PageRequest, input: I) => Promise<M>,
+    model: (page: PageRequest, input: I, web: WebDeps) => Promise<M>,
     view: (model: M) => PageContent,
   ) =>
-  ({ page }: { page: PageRequest }) =>
-    answered(page, async () => view(await model(page, input(page))))
+  ({ page, web }: { page: PageRequest; web: WebDeps }) =>
+    answered(page, async () => view(await model(page, input(page), web)))
 
-/** A handler that answers with what `work` makes (a download, a post's redirect). */
+/** A handler that answers with what `work` makes (a download, a post's redirect or page). */
 export const answeredBy =
-  (work: (page: PageRequest, web: WebDeps) => Promise<Response>) =>
+  (work: (page: PageRequest, web: WebDeps) => Promise<Response | PageContent>) =>
   ({ page, web }: { page: PageRequest; web: WebDeps }) =>
     answered(page, () => work(page, web))

@@ -22,7 +22,7 @@ export function parametersOf<T extends TObject>(schema: T, query: URLSearchParam
 }
 
 /** The id in a page's path (`/ui/<section>/<id>…`), or a 404 naming what is missing. */
-export function pathId(url: URL, noun: 'deployment' | 'incident'): string {
+export function pathId(url: URL, noun: 'deployment' | 'incident' | 'integration'): string {
   const id = url.pathname.split('/')[3] ?? ''
   if (!UUID.test(id)) throw problems.notFound(`No such ${noun}.`)
   return id

@@ -22,7 +22,7 @@ export interface FormDeclaration<T> {
    * The page again, each error beside its field, for a 422 of the check or of the handler's
    * service (an unknown environment, say); without it a 422 is a problem page.
    */
-  refused?(page: PageRequest, errors: FieldError[]): Promise<PageContent>
+  refused?(page: PageRequest, errors: FieldError[], web: WebDeps): Promise<PageContent>
 }
 
 /** What a form's handler is given: the request, the app, and the checked value. */
@@ -53,7 +53,7 @@ export function postedForm<T>(
       } catch (error) {
         if (!form.refused || !(error instanceof HttpProblem) || error.status !== 422) throw error
         const errors = error.errors ?? [{ field: 'body', message: error.detail }]
-        return pageResponse(layout(await form.refused(page, errors), page.viewer), 422)
+        return pageResponse(layout(await form.refused(page, errors, web), page.viewer), 422)
       }
     })
   // The form's body is read with the session (formOf): Elysia leaves it be.

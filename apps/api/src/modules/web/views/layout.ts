@@ -8,6 +8,7 @@ const SECTIONS = [
   { path: '/ui/deployments', label: 'Deployments' },
   { path: '/ui/dora', label: 'DORA' },
   { path: '/ui/incidents', label: 'Incidents' },
+  { path: '/ui/integrations', label: 'Integrations', admin: true },
   { path: '/ui/keys', label: 'API keys', admin: true },
 ] as const
 
