@@ -59,7 +59,7 @@ test("an integration's source goes through the inbox to the recorded row", async
   const rows = await sql<{ id: string; source: string }[]>`
     select id::text, source from deployments where id = any(${sent.map((one) => one.id)}::uuid[])
      order by id`
-  expect(rows).toEqual([
+  expect([...rows]).toEqual([
     { id: sent[0]?.id as string, source: 'github' },
     { id: sent[1]?.id as string, source: 'api' },
   ])
