@@ -147,6 +147,9 @@ const paths = fc.constantFrom(
   '/ui/sign-in/sso',
   '/ui/sign-in/callback',
   '/ui/keys',
+  '/ui/integrations',
+  '/ui/integrations/not-a-uuid',
+  '/ui/integrations/01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4',
   '/ui/incidents/not-a-uuid',
   '/ui/incidents/01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4',
   '/ui/nowhere',
@@ -193,6 +196,10 @@ const posts = fc.constantFrom(
   '/ui/keys',
   '/ui/keys/01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4/revoke',
   '/ui/keys/nope/revoke',
+  '/ui/integrations',
+  '/ui/integrations/01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4/secret',
+  '/ui/integrations/nope/secret',
+  '/ui/integrations/01a201b7-0f85-709f-a9e9-a1a8d0bc5cf4/delete',
   '/ui/workspace',
   'VOID',
   'REVOKE',
@@ -203,6 +210,7 @@ test('property: any form post is answered without a 5xx; without the session tok
     (select count(*) from deployments where voided_at is not null) as voided,
     (select count(*) from api_keys) as keys,
     (select count(*) from api_keys where revoked_at is not null) as revoked,
+    (select count(*) from integrations) as integrations,
     (select count(*) from audit_events) as events`
   const before = await changes()
   await fc.assert(
@@ -236,7 +244,8 @@ test('property: any form post is answered without a 5xx; without the session tok
     ),
     { numRuns: 300 },
   )
-  // No random token matches the session's: nothing was opened, resolved, voided, created or revoked.
+  // No random token matches the session's: nothing was opened, resolved, voided, created, rotated
+  // or revoked.
   expect(await changes()).toEqual(before)
   expect(h.logs.filter((line) => line.msg === 'unexpected error')).toEqual([])
 }, 120_000)
