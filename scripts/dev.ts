@@ -76,6 +76,7 @@ const env = {
   ...process.env,
   DATABASE_URL: postgresServer.url,
   PORT: String(port),
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: the API's setting, passed on untouched; no build reads it
   INTEGRATION_SEALING_KEY: process.env.INTEGRATION_SEALING_KEY ?? devSealingKey(),
 }
 const children = new Map<string, ChildProcess>()

@@ -1,10 +1,6 @@
-import {
-  commitTextLine,
-  FIRST_DEPLOYMENT_HISTORY,
-  MAX_DEPLOYMENT_COMMITS,
-} from '@shiplog/schema'
-import { type Checkout, checkoutState, gitProblem } from './git-checkout.ts'
+import { commitTextLine, FIRST_DEPLOYMENT_HISTORY, MAX_DEPLOYMENT_COMMITS } from '@shiplog/schema'
 import { type RevertClaim, revertClaim } from '@shiplog/schema/revert-forms'
+import { type Checkout, checkoutState, gitProblem } from './git-checkout.ts'
 import { type ClaimingCommit, resolveReverts } from './revert-targets.ts'
 
 /** One commit as PUT /v1/deployments/{id}/commits takes it. */
@@ -31,7 +27,6 @@ const RECORD = '\u001e'
 const SHALLOW_HINT =
   'this checkout is shallow and its history could not be fetched: check out the full history ' +
   '(GitHub actions/checkout: fetch-depth: 0; GitLab: GIT_DEPTH: 0)'
-
 
 /** One `git log` record: sha, committer and author time, subject, author, what it claims to revert. */
 function parseRecord(

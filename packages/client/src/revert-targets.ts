@@ -1,4 +1,3 @@
-import type { Git } from './git-checkout.ts'
 import {
   isFullSha,
   mergedPullRequest,
@@ -6,6 +5,7 @@ import {
   squashedPullRequest,
   withoutPullRequest,
 } from '@shiplog/schema/revert-forms'
+import type { Git } from './git-checkout.ts'
 
 /** How far back from the deployed commit a GitHub-button revert's target is looked for. */
 export const REVERT_SEARCH_COMMITS = 10_000

@@ -30,7 +30,10 @@ export function wireIntegrations(sql: Sql, config: IntegrationConfig) {
     sql,
     directory,
     sealer,
-    limiter: new AddressLimiter({ capacity: config.ratePerMinute, perMinute: config.ratePerMinute }),
+    limiter: new AddressLimiter({
+      capacity: config.ratePerMinute,
+      perMinute: config.ratePerMinute,
+    }),
     maxBodyBytes: config.bodyMaxBytes,
     bodyTimeoutMs: config.bodyTimeoutMs,
   })
