@@ -135,7 +135,7 @@ test('no delivery a sender can post produces a 5xx, and every stored one is hand
   )
   await h.settle()
   // Guards the generator: enough deliveries must get through for the property to bite.
-  expect(statuses.get(202) ?? 0).toBeGreaterThan(100)
+  expect(statuses.get(202) ?? 0).toBeGreaterThan(40)
   const [left] = await h.sql<{ waiting: number }[]>`
     select count(*)::int as waiting from integration_deliveries where state = 'received'`
   expect(left?.waiting).toBe(0)

@@ -76,26 +76,33 @@ function namedIn(schema: Json): string | undefined {
 }
 
 /**
- * The object a field's schema holds, through references, arrays and `| null`, with the suffix
- * its nested fields take (`[]` for each item of an array); undefined for a scalar.
+ * The objects a field's schema holds, through references, arrays and its options (`| null`, or a
+ * value that is an object, or a list of them), each with the suffix its nested fields take (`[]`
+ * for each item of an array); none for a scalar.
  */
 function inner(
   schema: Json,
   resolve: (name: string) => Json | undefined,
-): { object: Json; suffix: string } | undefined {
+): { object: Json; suffix: string }[] {
   const named = refName(schema)
   if (named) {
     const target = resolve(named)
-    return target ? inner(target, resolve) : undefined
+    return target ? inner(target, resolve) : []
   }
   if (schema.type === 'array' && schema.items) {
-    const item = inner(schema.items as Json, resolve)
-    return item && { object: item.object, suffix: `[]${item.suffix}` }
+    return inner(schema.items as Json, resolve).map((item) => ({
+      object: item.object,
+      suffix: `[]${item.suffix}`,
+    }))
   }
   const options = (schema.anyOf ?? schema.oneOf) as Json[] | undefined
-  const objects = (options ?? []).map((option) => inner(option, resolve)).filter(Boolean)
-  if (objects.length === 1) return objects[0]
-  return schema.properties ? { object: schema, suffix: '' } : undefined
+  if (options) {
+    const objects = options.flatMap((option) => inner(option, resolve))
+    return objects.filter(
+      (each, index) => objects.findIndex((other) => other.suffix === each.suffix) === index,
+    )
+  }
+  return schema.properties ? [{ object: schema, suffix: '' }] : []
 }
 
 /**
@@ -108,7 +115,7 @@ export function fieldsOf(
   prefix = '',
   depth = 0,
 ): Field[] {
-  const object = inner(schema, resolve)?.object
+  const object = inner(schema, resolve)[0]?.object
   if (!object?.properties || depth > 4) return []
   const required = new Set((object.required as string[] | undefined) ?? [])
   return Object.entries(object.properties as Record<string, Json>).flatMap(([name, property]) => {
@@ -122,7 +129,11 @@ export function fieldsOf(
     }
     const target = namedIn(property)
     if (target) field.refersTo = target
-    if (!nested) return [field]
-    return [field, ...fieldsOf(nested.object, resolve, `${path}${nested.suffix}.`, depth + 1)]
+    return [
+      field,
+      ...nested.flatMap((each) =>
+        fieldsOf(each.object, resolve, `${path}${each.suffix}.`, depth + 1),
+      ),
+    ]
   })
 }
