@@ -4,7 +4,7 @@ import {
   adminKey,
   createIntegration,
   deliverGitHub,
-  githubSuccessStatus,
+  githubDeploymentSuccess,
 } from '../support/integrations.ts'
 
 // A deployment's commits from pushes: a gap says which push is missing and is filled when it
@@ -40,21 +40,8 @@ function push(before: string, after: string, names: string[]) {
   })
 }
 
-function deployed(id: number, commit: string, at: string) {
-  const example = githubSuccessStatus()
-  return JSON.stringify({
-    ...example,
-    deployment_status: { ...example.deployment_status, environment: 'production', created_at: at },
-    deployment: {
-      ...example.deployment,
-      id,
-      sha: commit,
-      ref: 'main',
-      payload: { app: 'checkout' },
-    },
-    repository: { ...example.repository, ...REPOSITORY },
-  })
-}
+const deployed = (id: number, sha: string, at: string) =>
+  githubDeploymentSuccess({ id, sha, at }, REPOSITORY)
 
 async function receiptOf(deploymentPath: string) {
   return (await (await h.get(deploymentPath)).json()) as { id: string; commitsUnknown?: string }

@@ -4,8 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { runProcess } from '@shiplog/db/testing'
+import { notifyCheckout } from '../../../../packages/client/test/git-repo.ts'
 import { type Harness, startHarness } from '../support/harness.ts'
-import { createIntegration, deliverGitHub, githubSuccessStatus } from '../support/integrations.ts'
+import {
+  createIntegration,
+  deliverGitHub,
+  githubDeploymentSuccess,
+} from '../support/integrations.ts'
 
 // A real repository, made here: a deployment of its first commits, then three pushes (a forced
 // push amending the deployed commit, a merge, a `git revert`) and a deployment_status success for
@@ -105,25 +110,9 @@ async function pushPayload(before: string, after: string, forced: boolean): Prom
   })
 }
 
-const statusExample = githubSuccessStatus()
-
 /** GitHub's own success example, made the deployment of `sha` as `version` at `at`. */
-function statusPayload(id: number, sha: string, version: string, at: string): string {
-  const example = statusExample
-  return JSON.stringify({
-    ...example,
-    deployment_status: { ...example.deployment_status, environment: 'production', created_at: at },
-    deployment: {
-      ...example.deployment,
-      id,
-      sha,
-      ref: 'main',
-      environment: 'production',
-      payload: { app: 'checkout', version },
-    },
-    repository: { ...example.repository, ...REPOSITORY },
-  })
-}
+const statusPayload = (id: number, sha: string, version: string, at: string) =>
+  githubDeploymentSuccess({ id, sha, version, at }, REPOSITORY)
 
 beforeAll(async () => {
   h = await startHarness()
@@ -177,28 +166,12 @@ async function holdings(key: string) {
 async function notified() {
   const { key } = await issueApiKey(h.sql, { workspace: 'notified', name: 'pipeline' })
   const notify = async (version: string, sha: string, at: string) => {
-    const run = await runProcess(
-      [
-        'bun',
-        CLI,
-        'notify',
-        '--url',
-        served.base,
-        '--repository',
-        'acme/shop',
-        '--app',
-        'checkout',
-        '--environment',
-        'production',
-        '--version',
-        version,
-        '--commit',
-        sha,
-        '--deployed-at',
-        at,
-      ],
-      { cwd: repo, env: { ...quiet, NO_COLOR: '1', SHIPLOG_API_KEY: key } },
-    )
+    // The pipelines' own arguments, but without --wait: this test runs the worker by hand.
+    const args = notifyCheckout(version, sha, at).filter((arg) => arg !== '--wait')
+    const run = await runProcess(['bun', CLI, ...args, '--url', served.base], {
+      cwd: repo,
+      env: { ...quiet, NO_COLOR: '1', SHIPLOG_API_KEY: key },
+    })
     expect(run.code).toBe(0)
     await h.drain()
   }

@@ -95,3 +95,34 @@ export function githubSuccessStatus(): Record<string, Record<string, unknown>> {
   if (!found) throw new Error('@octokit/webhooks-examples has no successful deployment_status')
   return found
 }
+
+/**
+ * GitHub's own success example, made the deployment `id` of `sha` to production of acme/shop's
+ * checkout at `at` (as `version` when given), in `repository` (a GitHub repository object).
+ */
+export function githubDeploymentSuccess(
+  deployment: { id: number; sha: string; at: string; version?: string },
+  repository: Record<string, unknown>,
+): string {
+  const example = githubSuccessStatus()
+  return JSON.stringify({
+    ...example,
+    deployment_status: {
+      ...example.deployment_status,
+      environment: 'production',
+      created_at: deployment.at,
+    },
+    deployment: {
+      ...example.deployment,
+      id: deployment.id,
+      sha: deployment.sha,
+      ref: 'main',
+      environment: 'production',
+      payload: {
+        app: 'checkout',
+        ...(deployment.version === undefined ? {} : { version: deployment.version }),
+      },
+    },
+    repository: { ...example.repository, ...repository },
+  })
+}
