@@ -14,7 +14,7 @@ async function currentText(): Promise<string> {
 }
 
 /** The sections refreshed apart, in file order after the ingest part. */
-const SECTIONS = ['drain', 'read', 'compare', 'dora'] as const
+const SECTIONS = ['drain', 'read', 'compare', 'dora', 'hooks'] as const
 export type Section = (typeof SECTIONS)[number]
 
 /** Where a section sits in the file, markers included, if it has one. */
@@ -40,8 +40,8 @@ export function withIngestPart(text: string, markdown: string): string {
 /**
  * docs/benchmarks.md holds parts refreshed apart: the ingest part (`bun apps/bench/src/main.ts`)
  * and, after it, sections between markers: the live drain (`bun run bench:drain`), reads and
- * comparisons (`bun run bench:read`) and the DORA keys (`bun run bench:dora`). Writes the ingest
- * part and keeps the rest.
+ * comparisons (`bun run bench:read`), the DORA keys (`bun run bench:dora`) and the receivers
+ * (`bun run bench:hooks`). Writes the ingest part and keeps the rest.
  */
 export async function writeIngestPart(markdown: string): Promise<void> {
   await writeFile(FILE, withIngestPart(await currentText(), markdown))

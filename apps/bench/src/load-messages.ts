@@ -1,5 +1,5 @@
-// What ingest.ts sends the two load generators (load.ts, paced-load.ts) on stdin, and what they
-// answer on stdout.
+// What ingest.ts and hooks/ send the two load generators (load.ts, paced-load.ts) on stdin, and
+// what they answer on stdout.
 
 /** Where to post, as whom, which bodies (in turn), and for how long. */
 interface LoadTarget {
@@ -9,8 +9,26 @@ interface LoadTarget {
   durationSeconds: number
 }
 
-/** For load.ts: closed-loop load over `connections`. */
-export interface LoadPlan extends LoadTarget {
+/**
+ * GitHub deliveries signed before the run, for load.ts to send without a key: request k is the
+ * delivery `first + k` of `deploymentStatusSuccess` (@shiplog/db/testing), with `signatures[k]`.
+ * Past the last signature they start over, as redeliveries the receiver answers 200, not 202.
+ */
+export interface SignedDeliveries {
+  first: number
+  startMs: number
+  signatures: string[]
+}
+
+/** Where to post signed deliveries (no key: the sender's signature proves them), and how long. */
+interface DeliveryTarget {
+  url: string
+  deliveries: SignedDeliveries
+  durationSeconds: number
+}
+
+/** For load.ts: closed-loop load over `connections`, of API bodies or of signed deliveries. */
+export type LoadPlan = (LoadTarget | DeliveryTarget) & {
   connections: number
   /** Requests per second across all connections; unset means as fast as possible. */
   rate?: number

@@ -1,24 +1,51 @@
 // The load generator, run as its own process so it never shares an event loop with the API.
 // Input: one JSON object on stdin; output: one JSON object on stdout.
+import { deploymentStatusSuccess, gitHubDeliveryIdOf, gitHubHeaders } from '@shiplog/db/testing'
 import autocannon from 'autocannon'
-import type { LoadPlan, LoadResult } from './load-messages.ts'
+import type { LoadPlan, LoadResult, SignedDeliveries } from './load-messages.ts'
 import { readStdin } from './stdin.ts'
 
+type Setup = (request: autocannon.Request) => autocannon.Request
+
+/** API bodies in turn, under the key's header set once for all. */
+function bodiesInTurn(bodies: string[]): Setup {
+  let next = 0
+  return (request) => {
+    request.body = bodies[next++ % bodies.length]
+    return request
+  }
+}
+
+// Building a delivery's body is a string join; its signature was made before the run.
+function signedInTurn({ first, startMs, signatures }: SignedDeliveries): Setup {
+  let next = 0
+  return (request) => {
+    const index = next++ % signatures.length
+    const n = first + index
+    request.body = deploymentStatusSuccess(n, startMs)
+    request.headers = {
+      ...request.headers,
+      ...gitHubHeaders(gitHubDeliveryIdOf(n), signatures[index] as string),
+    }
+    return request
+  }
+}
+
 const plan = JSON.parse(await readStdin()) as LoadPlan
-let next = 0
 const result = await autocannon({
   url: plan.url,
   method: 'POST',
   connections: plan.connections,
   duration: plan.durationSeconds,
   overallRate: plan.rate,
-  headers: { authorization: `Bearer ${plan.key}`, 'content-type': 'application/json' },
+  headers:
+    'key' in plan
+      ? { authorization: `Bearer ${plan.key}`, 'content-type': 'application/json' }
+      : {},
   requests: [
     {
-      setupRequest: (request) => {
-        request.body = plan.bodies[next++ % plan.bodies.length]
-        return request
-      },
+      setupRequest:
+        'deliveries' in plan ? signedInTurn(plan.deliveries) : bodiesInTurn(plan.bodies),
     },
   ],
 })

@@ -14,6 +14,15 @@ const GUARANTEES: Record<string, { guarantee: string; because: string[] }> = {
       'The worker commits a batch without waiting for its write-ahead log to reach disk (`synchronous_commit` off for that transaction alone). A crash of Postgres may then undo the last batches committed, each whole: their deployments are back in the inbox and are recorded again, and no transaction that read them can have committed durably before them (its own commit flushes the log up to it). `apps/api/test/queue/postgres-crash.test.ts` crashes a Postgres of its own (immediate shutdown) just after a batch commits: the crash undoes the last batches, and after the restart every accepted deployment is recorded once and the read model is exact.',
     ],
   },
+  '1b-github-worker-kill': {
+    guarantee:
+      'A worker killed while signed GitHub deliveries arrive loses none and records none twice: every 202 of the receiver becomes one deployment, and a redelivery (the same X-GitHub-Delivery) is kept as a duplicate of the first and records nothing.',
+    because: [
+      'The receiver answers 202 only once the delivery’s row is committed (`storeDeliveries`, a group commit), so what the worker does afterwards cannot lose it.',
+      'The worker takes a batch of waiting deliveries (`for update skip locked`) and, in the same transaction, puts each one’s deployment into the inbox and marks it `recorded` (`apps/worker/src/integrations/`). A kill rolls all of it back: the deliveries are `received` again and the next worker takes them; the inbox then goes the way of scenario 1.',
+      'A unique index over first deliveries, on (integration, `github:<hook id>:<X-GitHub-Delivery>`), makes the receiver store a redelivery as `duplicate` naming the first and answer 200; the worker never takes a duplicate.',
+    ],
+  },
   '2-connection-cuts': {
     guarantee:
       'When Postgres drops the service’s connections, a request is answered 202 only if its job committed, every 202 is recorded once, and API and worker recover by themselves.',

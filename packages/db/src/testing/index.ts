@@ -2,6 +2,13 @@
 // get a database of their own, seed it, run the CLI against it and wait for what they started.
 // Never imported by what ships.
 export { randomPort } from './free-port.ts'
+export {
+  deploymentStatusFacts,
+  deploymentStatusSuccess,
+  gitHubDeliveryIdOf,
+  gitHubHeaders,
+  gitHubSignatureOf,
+} from './github-deliveries.ts'
 export { perFile } from './per-file.ts'
 export { type OwnPostgres, startOwnPostgres } from './postgres-server.ts'
 export { refuseVersion } from './refuse-version.ts'
