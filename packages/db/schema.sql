@@ -267,7 +267,7 @@ create table integration_deliveries (
   event text not null,
   sender_delivery_id text,
   dedupe_key text,
-  body bytea,
+  body text,
   headers jsonb default '{}'::jsonb not null,
   state text not null,
   reason text,

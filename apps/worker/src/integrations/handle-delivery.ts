@@ -14,7 +14,7 @@ import { settleFailure, settleFailuresWaitingFor } from './failure-status.ts'
 /** A delivery's body and headers as its integration's mapping reads them; undefined if not JSON. */
 export function deliveryOf(waiting: WaitingDelivery): Delivery | undefined {
   try {
-    const body: unknown = JSON.parse(new TextDecoder().decode(waiting.body))
+    const body: unknown = JSON.parse(waiting.body)
     return { body, headers: new Headers(waiting.headers) }
   } catch {
     return undefined

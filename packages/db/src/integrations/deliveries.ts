@@ -12,7 +12,8 @@ export interface ReceivedDelivery {
   senderDeliveryId: string | null
   /** What makes a redelivery a duplicate: the sender's id, else a digest of the body. */
   dedupeKey: string
-  body: Uint8Array
+  /** The body as received: JSON text (UTF-8 checked by the receiver). */
+  body: string
   /** The request's headers a mapping may read (never the secret's). */
   headers: Record<string, string>
   /** Set for a delivery with nothing to do (a ping): stored as already handled. */
@@ -35,26 +36,25 @@ export async function storeDeliveries(
   deliveries: ReceivedDelivery[],
 ): Promise<StoredDelivery[]> {
   const ids = deliveries.map(() => uuidv7())
+  // One row of values each, in arrival order: a later row of a key already inserted (by an
+  // earlier commit or an earlier row here) conflicts and is left out of what returns.
+  const rows = deliveries.map((delivery, index) => ({
+    id: ids[index] as string,
+    integration_id: delivery.integrationId,
+    workspace_id: delivery.workspaceId,
+    received_at: delivery.receivedAt,
+    event: delivery.event,
+    sender_delivery_id: delivery.senderDeliveryId,
+    dedupe_key: delivery.dedupeKey,
+    body: delivery.ignored === undefined ? delivery.body : null,
+    headers: delivery.headers,
+    state: delivery.ignored === undefined ? 'received' : 'ignored',
+    reason: delivery.ignored ?? null,
+    handled_at: delivery.ignored === undefined ? null : delivery.receivedAt,
+  }))
   return sql.begin(async (tx) => {
-    const column = <T>(pick: (delivery: ReceivedDelivery) => T) => deliveries.map(pick)
     const firsts = await tx<{ id: string }[]>`
-      insert into integration_deliveries (id, integration_id, workspace_id, received_at, event,
-                                          sender_delivery_id, dedupe_key, body, headers, state,
-                                          reason, handled_at)
-      select id, integration_id, workspace_id, received_at, event, sender_delivery_id, dedupe_key,
-             case when reason is null then decode(body, 'base64') end, headers,
-             case when reason is null then 'received' else 'ignored' end, reason,
-             case when reason is null then null else received_at end
-        from unnest(${ids}::uuid[], ${column((d) => d.integrationId)}::uuid[],
-                    ${column((d) => d.workspaceId)}::bigint[],
-                    ${column((d) => d.receivedAt.toISOString())}::timestamptz[],
-                    ${column((d) => d.event)}::text[], ${column((d) => d.senderDeliveryId)}::text[],
-                    ${column((d) => d.dedupeKey)}::text[], ${column((d) => Buffer.from(d.body).toString('base64'))}::text[],
-                    ${column((d) => JSON.stringify(d.headers))}::jsonb[],
-                    ${column((d) => d.ignored ?? null)}::text[])
-             with ordinality as given(id, integration_id, workspace_id, received_at, event,
-                                      sender_delivery_id, dedupe_key, body, headers, reason, n)
-       order by n
+      insert into integration_deliveries ${tx(rows)}
       on conflict (integration_id, dedupe_key) where state not in ('duplicate', 'refused')
       do nothing
       returning id::text as id`
@@ -176,7 +176,7 @@ export interface WaitingDelivery {
   mapping: Record<string, unknown>
   receivedAt: Date
   event: string
-  body: Uint8Array
+  body: string
   headers: Record<string, string>
 }
 

@@ -3,7 +3,7 @@
 // itself, so a SHA-256 of it suffices.
 
 import type { IntegrationSource, StoredIntegration } from '@shiplog/db/integrations/integrations'
-import { verifyGitHubSignature } from './github/signature.ts'
+import { hmacKey, verifyGitHubSignatureWithKeys } from './github/signature.ts'
 import { digestOf, gitLabTokenMatchesDigests } from './gitlab/token.ts'
 import type { Sealer } from './sealing.ts'
 
@@ -45,6 +45,19 @@ export function acceptedSecrets(integration: StoredIntegration, now: Date): Uint
     : [integration.secret]
 }
 
+// The HMAC keys of an integration as the directory last read it: opening a sealed secret and
+// importing its key cost more than the signature itself, and a burst of deliveries shares them.
+const hmacKeys = new WeakMap<Uint8Array, Promise<CryptoKey | undefined>>()
+
+function hmacKeyOf(sealed: Uint8Array, sealer: Sealer): Promise<CryptoKey | undefined> {
+  let key = hmacKeys.get(sealed)
+  if (!key) {
+    key = sealer.open(sealed).then((secret) => (secret === undefined ? undefined : hmacKey(secret)))
+    hmacKeys.set(sealed, key)
+  }
+  return key
+}
+
 /** Whether the request proves one of the integration's secrets, by its source's mechanism. */
 export async function provesSecret(
   integration: StoredIntegration,
@@ -58,10 +71,10 @@ export async function provesSecret(
     return gitLabTokenMatchesDigests(stored, headers.get('x-gitlab-token'))
   }
   if (!sealer) return false
-  const secrets: string[] = []
+  const keys: CryptoKey[] = []
   for (const sealed of stored) {
-    const secret = await sealer.open(sealed)
-    if (secret !== undefined) secrets.push(secret)
+    const key = await hmacKeyOf(sealed, sealer)
+    if (key !== undefined) keys.push(key)
   }
-  return verifyGitHubSignature(secrets, body, headers.get('x-hub-signature-256'))
+  return verifyGitHubSignatureWithKeys(keys, body, headers.get('x-hub-signature-256'))
 }

@@ -46,6 +46,8 @@ const UNSTORED_HEADERS = new Set([
   'x-hub-signature-256',
 ])
 
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The sender's event name and its own id of this delivery, by source. */
@@ -168,8 +170,11 @@ export class Receiver {
         `no event: ${header} is missing`,
       )
     }
+    // The body is stored as text for the worker to parse: here it need only be JSON's UTF-8.
+    let text: string
     try {
-      JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+      if (!JSON_TYPE.test(headers.get('content-type') ?? '')) throw new TypeError('not JSON')
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
     } catch {
       throw await refuse(
         new HttpProblem(
@@ -189,7 +194,7 @@ export class Receiver {
       event: bounded(terms.event, 100) ?? 'unknown',
       senderDeliveryId: bounded(terms.senderDeliveryId, 200),
       dedupeKey: terms.senderKey ?? `body:${await sha256Hex(bytes)}`,
-      body: bytes,
+      body: text,
       headers: storableHeaders(headers),
       ...(ping ? { ignored: PING } : {}),
     })

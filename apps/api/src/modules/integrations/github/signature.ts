@@ -12,23 +12,36 @@ function bytesOfHex(hex: string): Uint8Array<ArrayBuffer> {
   return bytes
 }
 
+/** The HMAC-SHA256 key of a secret, to verify signatures with. */
+export function hmacKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['verify'],
+  )
+}
+
 /** Whether `header` is the signature of `body` with any of `secrets` (a rotated one in its grace period too). */
 export async function verifyGitHubSignature(
   secrets: string[],
   body: Uint8Array<ArrayBuffer>,
   header: string | null,
 ): Promise<boolean> {
+  return verifyGitHubSignatureWithKeys(await Promise.all(secrets.map(hmacKey)), body, header)
+}
+
+/** verifyGitHubSignature with the secrets' keys already imported. */
+export async function verifyGitHubSignatureWithKeys(
+  keys: CryptoKey[],
+  body: Uint8Array<ArrayBuffer>,
+  header: string | null,
+): Promise<boolean> {
   const match = SIGNATURE.exec(header ?? '')
   if (!match) return false
   const signature = bytesOfHex(match[1] as string)
-  for (const secret of secrets) {
-    const key = await crypto.subtle.importKey(
-      'raw',
-      new TextEncoder().encode(secret),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['verify'],
-    )
+  for (const key of keys) {
     if (await crypto.subtle.verify('HMAC', key, signature, body)) return true
   }
   return false
