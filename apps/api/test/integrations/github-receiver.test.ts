@@ -1,5 +1,7 @@
 import { expect, test } from 'bun:test'
+import { createHmac } from 'node:crypto'
 import examples from '@octokit/webhooks-examples'
+import { sign } from '@octokit/webhooks-methods'
 import { harnessPerFile } from '../support/harness.ts'
 import {
   adminKey,
@@ -198,4 +200,39 @@ test('each push and deployment example: a default-branch push is stored, the res
         on d.integration_id = ${integration.id} and d.event = 'push' and d.state = 'recorded'
      where p.after_sha = ${pushes.find((push) => (push.ref as string).startsWith('refs/heads/'))?.after as string}`
   expect(stored?.count).toBeGreaterThan(0)
+})
+
+test('a signed body that cannot be JSON (a NUL, bytes that are not UTF-8, a form) is 400 and listed as refused', async () => {
+  const { key, integration } = await githubIntegration('not json')
+  for (const payload of ['\u0000', '{"a":"\u0000"}']) {
+    expect((await deliverGitHub(h, integration, 'deployment_status', payload)).status).toBe(400)
+  }
+  const latin1 = new Uint8Array([0x7b, 0x22, 0xe9, 0x22, 0x7d])
+  // Signed over its own bytes, as GitHub signs: Octokit's sign takes a string, which these are not.
+  const signature = `sha256=${createHmac('sha256', integration.secret).update(latin1).digest('hex')}`
+  const response = await h.send('POST', new URL(integration.url).pathname, {
+    key: null,
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'ping',
+      'x-github-delivery': crypto.randomUUID(),
+      'x-hub-signature-256': signature,
+    },
+    rawBody: latin1,
+  })
+  expect(response.status).toBe(400)
+  const form = `payload=${encodeURIComponent(JSON.stringify({ zen: 'Design for failure.' }))}`
+  const formSigned = await h.send('POST', new URL(integration.url).pathname, {
+    key: null,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-github-event': 'ping',
+      'x-github-delivery': crypto.randomUUID(),
+      'x-hub-signature-256': await sign(integration.secret, form),
+    },
+    rawBody: form,
+  })
+  expect(formSigned.status).toBe(400)
+  const listed = await deliveriesOf(h, key, integration)
+  expect(listed.map((each) => each.outcome)).toEqual(['refused', 'refused', 'refused', 'refused'])
 })

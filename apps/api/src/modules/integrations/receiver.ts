@@ -175,6 +175,8 @@ export class Receiver {
     try {
       if (!JSON_TYPE.test(headers.get('content-type') ?? '')) throw new TypeError('not JSON')
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+      // JSON never holds a raw NUL (it writes \u0000), and Postgres text cannot.
+      if (text.includes('\u0000')) throw new TypeError('not JSON')
     } catch {
       throw await refuse(
         new HttpProblem(
