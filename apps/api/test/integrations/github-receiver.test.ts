@@ -236,3 +236,16 @@ test('a signed body that cannot be JSON (a NUL, bytes that are not UTF-8, a form
   const listed = await deliveriesOf(h, key, integration)
   expect(listed.map((each) => each.outcome)).toEqual(['refused', 'refused', 'refused', 'refused'])
 })
+
+test('a flood of forged deliveries is refused each time, and listed ten at once, then one a second', async () => {
+  const { key, integration } = await githubIntegration('flooded')
+  const forged = { ...integration, secret: 'a guess' }
+  const statuses = []
+  for (let sent = 0; sent < 25; sent++) {
+    statuses.push((await deliverGitHub(h, forged, 'ping', '{}')).status)
+  }
+  expect(new Set(statuses)).toEqual(new Set([401]))
+  const listed = await deliveriesOf(h, key, integration)
+  expect(listed.length).toBeGreaterThanOrEqual(10)
+  expect(listed.length).toBeLessThan(15)
+})

@@ -51,6 +51,7 @@ async function pingUntil(hook: { url: string; secret: string }, status: number) 
   const since = Date.now()
   let answer = 0
   while (answer !== status && Date.now() - since < 5_000) {
+    if (answer !== 0) await Bun.sleep(50)
     answer = (await deliverGitHub(h, hook, 'ping', '{"zen":"Keep it logically awesome."}')).status
   }
   return answer

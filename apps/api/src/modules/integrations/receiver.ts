@@ -16,7 +16,7 @@ import { GroupCommit } from '@shiplog/db/queue'
 import { PING } from '@shiplog/integrations/interpret'
 import { Elysia } from 'elysia'
 import { HttpProblem, problems } from '../../kernel/problems.ts'
-import type { AddressLimiter } from '../../plugins/rate-limit/address-limiter.ts'
+import { AddressLimiter } from '../../plugins/rate-limit/address-limiter.ts'
 import { readBounded } from '../../route-table/json-body.ts'
 import { provesSecret } from './credentials.ts'
 import type { IntegrationDirectory } from './directory.ts'
@@ -98,6 +98,14 @@ export class Receiver {
     })
   }
 
+  // Whoever floods a URL with forgeries gets a burst of ten rows in its list, then one a second
+  // (enough to say why), not one per request.
+  private readonly refusalsListed = new AddressLimiter({ capacity: 10, perMinute: 60 })
+
+  private refusalShown(integrationId: string): boolean {
+    return this.refusalsListed.take(integrationId).allowed
+  }
+
   /** Lets every stored delivery get its answer (shutdown). */
   whenIdle(): Promise<void> {
     return this.store.whenIdle()
@@ -120,6 +128,7 @@ export class Receiver {
     const headers = request.headers
     const terms = senderTerms(integration.source, headers)
     const refuse = async (problem: HttpProblem, reason: string) => {
+      if (!this.refusalShown(integration.id)) return problem
       await storeRefusedDelivery(this.deps.sql, {
         integrationId: integration.id,
         workspaceId: integration.workspaceId,
