@@ -110,3 +110,22 @@ test('a list a pipeline sent wins over pushes, even those that arrive after it',
     select state from commit_chains where deployment_id = ${id}`
   expect(chain?.state).toBe('sent')
 })
+
+test('pushes that lead back round in a circle leave the commits unknown, and the worker moves on', async () => {
+  const key = await adminKey(h)
+  const integration = await createIntegration(h, key, { source: 'github', name: 'circle' })
+  const own = (payload: string) => payload.replaceAll('acme/shop', 'acme/loop')
+  // Neither push says it was forced, as GitLab never does: c1 to c2, then back to c1.
+  for (const [event, payload] of [
+    ['push', own(push(sha('c1'), sha('c2'), ['c2']))],
+    ['push', own(push(sha('c2'), sha('c1'), ['c1']))],
+    ['deployment_status', own(deployed(5, sha('c1'), '2026-11-14T00:00:00Z'))],
+  ] as const) {
+    expect((await deliverGitHub(h, integration, event, payload)).status).toBe(202)
+  }
+  await h.settle()
+  const [row] = await h.sql<{ id: string }[]>`
+    select id::text from deployments where commit_hash = ${sha('c1')}`
+  const receipt = await receiptOf(`/v1/deployments/${row?.id}`)
+  expect(receipt.commitsUnknown).toBe(`the pushes from ${sha('c1').slice(0, 12)} lead back to it`)
+})

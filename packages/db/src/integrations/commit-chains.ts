@@ -59,12 +59,19 @@ export async function walkChain(
     truncated,
   })
   let current = at.commit.toLowerCase()
+  // Pushes that went back and forth (a branch reset, then pushed again, where the host does not
+  // say it was forced) can lead the walk round in a circle: it never steps through a push twice.
+  const steppedThrough = new Set<string>()
   for (;;) {
     if (current === previous) return derived()
     const step = await pushStepAt(tx, at.workspaceId, at.repositoryKey, current)
     if (!step) {
       return { kind: 'unknown', reason: `no push received between ${from} and ${short(current)}` }
     }
+    if (steppedThrough.has(step.id)) {
+      return { kind: 'unknown', reason: `the pushes from ${short(current)} lead back to it` }
+    }
+    steppedThrough.add(step.id)
     for (const commit of await pushedCommitsUpTo(tx, step.id, step.position)) {
       if (commit.sha === previous) return derived()
       if (commits.size === cap) return derived(true)
@@ -84,9 +91,6 @@ export async function walkChain(
       }
     }
     if (/^0+$/.test(step.before)) return derived()
-    if (step.before === current) {
-      return { kind: 'unknown', reason: `a push from ${short(current)} to itself` }
-    }
     current = step.before
   }
 }
