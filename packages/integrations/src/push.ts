@@ -33,9 +33,6 @@ export type PushOutcome = { outcome: 'push'; push: Push } | { outcome: 'ignored'
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/
 const isZeros = (sha: string) => /^0+$/.test(sha)
 
-/** Whether a SHA is all zeros: the `before` of a branch's first push, the `after` of its deletion. */
-export const isNullSha = isZeros
-
 /**
  * Reads what every host's push has in common: the branch (only the default branch's pushes
  * count), its two ends and its commits. `commitTimes` reads one listed commit's two times.

@@ -12,7 +12,7 @@ import { commitTextLine, nameKey, validateDeployment } from '@shiplog/schema'
 import { settleFailure, settleFailuresWaitingFor } from './failure-status.ts'
 
 /** A delivery's body and headers as its integration's mapping reads them; undefined if not JSON. */
-export function deliveryOf(waiting: WaitingDelivery): Delivery | undefined {
+function deliveryOf(waiting: WaitingDelivery): Delivery | undefined {
   try {
     const body: unknown = JSON.parse(waiting.body)
     return { body, headers: new Headers(waiting.headers) }

@@ -12,14 +12,7 @@ export interface StoredPushInput {
   webUrl: string | null
   receivedAt: Date
   /** Oldest first. */
-  commits: {
-    sha: string
-    committedAt: string
-    authoredAt: string
-    subject: string | null
-    author: string | null
-    message: string
-  }[]
+  commits: PushedCommitRow[]
 }
 
 /**
