@@ -1,5 +1,6 @@
 import type { DrainResult } from './drain.ts'
 import type { IngestResult } from './ingest.ts'
+import { median } from './read/timing.ts'
 
 /** Everything one `bun run bench` measured, with where and how. */
 export interface BenchReport {
@@ -18,13 +19,6 @@ export interface BenchReport {
   }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
-}
 const whole = (value: number) => Math.round(value).toLocaleString('en-US')
 const ms = (value: number) => `${value.toFixed(1)} ms`
 const mb = (kib: number) => `${(kib / 1024).toFixed(0)} MB`

@@ -1,5 +1,6 @@
 import type { LoadResult } from '../load-messages.ts'
 import type { Setting } from '../read/setting.ts'
+import { median } from '../read/timing.ts'
 import { type HookPlan, type ReceiverRun, type Saturation, WARM_UP } from './measure.ts'
 
 /** The receiver's target: at least this share of POST /v1/deployments' rate in the same run. */
@@ -18,13 +19,6 @@ export interface HooksReport extends Setting {
 }
 
 const whole = (value: number) => Math.round(value).toLocaleString('en-US')
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
-}
 const notAccepted = (result: LoadResult) =>
   Object.values(result.otherStatuses).reduce((sum, count) => sum + count, 0) + result.errors
 
