@@ -276,10 +276,10 @@ create table integration_deliveries (
   sender_deployment_id text,
   commit_count integer,
   handled_at timestamp with time zone,
-  constraint integration_deliveries_integration_id_fkey FOREIGN KEY (integration_id) REFERENCES integrations(id) ON DELETE CASCADE,
+  body_deflated bytea,
   constraint integration_deliveries_pkey PRIMARY KEY (id),
   constraint integration_deliveries_state_check CHECK ((state = ANY (ARRAY['received'::text, 'recorded'::text, 'duplicate'::text, 'ignored'::text, 'refused'::text])))
-);
+) with (toast_tuple_target=8160);
 
 create table integrations (
   id uuid not null,
@@ -974,6 +974,16 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.integrations_after_delete()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  delete from integration_deliveries d using deleted g where d.integration_id = g.id;
+  return null;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION public.iso_utc(ts timestamp with time zone)
  RETURNS text
  LANGUAGE sql
@@ -1366,3 +1376,5 @@ CREATE TRIGGER deployment_commits_after_insert AFTER INSERT ON public.deployment
 CREATE TRIGGER deployments_after_insert AFTER INSERT ON public.deployments REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION deployments_after_insert();
 
 CREATE TRIGGER deployments_after_void AFTER UPDATE OF voided_at ON public.deployments FOR EACH ROW WHEN (((old.voided_at IS NULL) AND (new.voided_at IS NOT NULL))) EXECUTE FUNCTION deployments_after_void();
+
+CREATE TRIGGER integrations_after_delete AFTER DELETE ON public.integrations REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION integrations_after_delete();

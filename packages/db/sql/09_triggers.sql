@@ -145,3 +145,19 @@ create trigger deployment_aliases_after_insert
   after insert on deployment_aliases
   referencing new table as inserted
   for each statement execute function deployment_aliases_after_insert();
+
+-- Integrations deleted (one, or a workspace's): their deliveries go too. A trigger rather than a
+-- foreign key, whose check every delivery stored paid (migration 0034).
+create or replace function integrations_after_delete() returns trigger
+language plpgsql as $$
+begin
+  delete from integration_deliveries d using deleted g where d.integration_id = g.id;
+  return null;
+end
+$$;
+
+drop trigger if exists integrations_after_delete on integrations;
+create trigger integrations_after_delete
+  after delete on integrations
+  referencing old table as deleted
+  for each statement execute function integrations_after_delete();

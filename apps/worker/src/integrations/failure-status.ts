@@ -129,5 +129,5 @@ export async function settleFailuresWaitingFor(
        set state = 'received', reason = null, handled_at = null
      where integration_id = ${waiting.integrationId}
        and sender_deployment_id = ${senderDeploymentId}
-       and state = 'ignored' and body is not null`
+       and state = 'ignored' and (body_deflated is not null or body is not null)`
 }

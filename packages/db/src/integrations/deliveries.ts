@@ -1,5 +1,6 @@
 import type { Queryable, Sql, Tx } from '../client.ts'
 import { uuidv7 } from '../uuidv7.ts'
+import { deflateBody, inflateBody } from './delivery-body.ts'
 
 /** A delivery a receiver verified, to store before it answers. */
 export interface ReceivedDelivery {
@@ -12,8 +13,8 @@ export interface ReceivedDelivery {
   senderDeliveryId: string | null
   /** What makes a redelivery a duplicate: the sender's id, else a digest of the body. */
   dedupeKey: string
-  /** The body as received: JSON text (UTF-8 checked by the receiver). */
-  body: string
+  /** The body's bytes as received: JSON's UTF-8 (checked by the receiver). */
+  body: Uint8Array
   /** The request's headers a mapping may read (never the secret's). */
   headers: Record<string, string>
   /** Set for a delivery with nothing to do (a ping): stored as already handled. */
@@ -26,16 +27,24 @@ export type StoredDelivery =
   | { kind: 'duplicate'; id: string; duplicateOf: string }
 
 /**
- * Stores a group of verified deliveries in one transaction (the receivers' group commit), as two
- * set-based statements whatever its size: each delivery is the first of its key, or is kept as a
+ * Stores a group of verified deliveries (the receivers' group commit) as one insert whatever its
+ * size, and a second only for repeats: each delivery is the first of its key, or is kept as a
  * duplicate naming the first. Two of one key in the same group are a first and its duplicate, as
- * if they had come one after the other.
+ * if they had come one after the other. No transaction around the two (it cost the group two
+ * more round trips through a busy event loop): each is atomic, and if the second fails the group
+ * is answered 503, so a sender retries the deliveries the first had stored, which are then
+ * duplicates of themselves: nothing lost, nothing counted twice.
  */
 export async function storeDeliveries(
   sql: Sql,
   deliveries: ReceivedDelivery[],
 ): Promise<StoredDelivery[]> {
   const ids = deliveries.map(() => uuidv7())
+  const bodies = await Promise.all(
+    deliveries.map((delivery) =>
+      delivery.ignored === undefined ? deflateBody(delivery.body) : null,
+    ),
+  )
   // One row of values each, in arrival order: a later row of a key already inserted (by an
   // earlier commit or an earlier row here) conflicts and is left out of what returns.
   const rows = deliveries.map((delivery, index) => ({
@@ -46,51 +55,47 @@ export async function storeDeliveries(
     event: delivery.event,
     sender_delivery_id: delivery.senderDeliveryId,
     dedupe_key: delivery.dedupeKey,
-    body: delivery.ignored === undefined ? delivery.body : null,
+    body_deflated: bodies[index] ?? null,
     headers: delivery.headers,
     state: delivery.ignored === undefined ? 'received' : 'ignored',
     reason: delivery.ignored ?? null,
     handled_at: delivery.ignored === undefined ? null : delivery.receivedAt,
   }))
-  return sql.begin(async (tx) => {
-    const firsts = await tx<{ id: string }[]>`
-      insert into integration_deliveries ${tx(rows)}
-      on conflict (integration_id, dedupe_key) where state not in ('duplicate', 'refused')
-      do nothing
-      returning id::text as id`
-    const stored = new Set(firsts.map((row) => row.id))
-    const repeats = deliveries.flatMap((delivery, index) =>
-      stored.has(ids[index] as string) ? [] : [{ delivery, id: ids[index] as string }],
-    )
-    if (repeats.length === 0) return ids.map((id) => ({ kind: 'new', id }) as const)
-    const repeated = await tx<{ id: string; duplicateOf: string }[]>`
-      insert into integration_deliveries (id, integration_id, workspace_id, received_at, event,
-                                          sender_delivery_id, dedupe_key, headers, state,
-                                          duplicate_of, handled_at)
-      select given.id, given.integration_id, given.workspace_id, given.received_at, given.event,
-             given.sender_delivery_id, given.dedupe_key, given.headers, 'duplicate', first.id,
-             given.received_at
-        from unnest(${repeats.map((r) => r.id)}::uuid[],
-                    ${repeats.map((r) => r.delivery.integrationId)}::uuid[],
-                    ${repeats.map((r) => r.delivery.workspaceId)}::bigint[],
-                    ${repeats.map((r) => r.delivery.receivedAt.toISOString())}::timestamptz[],
-                    ${repeats.map((r) => r.delivery.event)}::text[],
-                    ${repeats.map((r) => r.delivery.senderDeliveryId)}::text[],
-                    ${repeats.map((r) => r.delivery.dedupeKey)}::text[],
-                    ${repeats.map((r) => JSON.stringify(r.delivery.headers))}::jsonb[])
-             as given(id, integration_id, workspace_id, received_at, event, sender_delivery_id,
-                      dedupe_key, headers)
-        join integration_deliveries first
-          on first.integration_id = given.integration_id and first.dedupe_key = given.dedupe_key
-         and first.state not in ('duplicate', 'refused')
-      returning id::text as id, duplicate_of::text as "duplicateOf"`
-    const firstOf = new Map(repeated.map((row) => [row.id, row.duplicateOf]))
-    return ids.map((id): StoredDelivery => {
-      const duplicateOf = firstOf.get(id)
-      return duplicateOf === undefined
-        ? { kind: 'new', id }
-        : { kind: 'duplicate', id, duplicateOf }
-    })
+  const firsts = await sql<{ id: string }[]>`
+    insert into integration_deliveries ${sql(rows)}
+    on conflict (integration_id, dedupe_key) where state not in ('duplicate', 'refused')
+    do nothing
+    returning id::text as id`
+  const stored = new Set(firsts.map((row) => row.id))
+  const repeats = deliveries.flatMap((delivery, index) =>
+    stored.has(ids[index] as string) ? [] : [{ delivery, id: ids[index] as string }],
+  )
+  if (repeats.length === 0) return ids.map((id) => ({ kind: 'new', id }) as const)
+  const repeated = await sql<{ id: string; duplicateOf: string }[]>`
+    insert into integration_deliveries (id, integration_id, workspace_id, received_at, event,
+                                        sender_delivery_id, dedupe_key, headers, state,
+                                        duplicate_of, handled_at)
+    select given.id, given.integration_id, given.workspace_id, given.received_at, given.event,
+           given.sender_delivery_id, given.dedupe_key, given.headers, 'duplicate', first.id,
+           given.received_at
+      from unnest(${repeats.map((r) => r.id)}::uuid[],
+                  ${repeats.map((r) => r.delivery.integrationId)}::uuid[],
+                  ${repeats.map((r) => r.delivery.workspaceId)}::bigint[],
+                  ${repeats.map((r) => r.delivery.receivedAt.toISOString())}::timestamptz[],
+                  ${repeats.map((r) => r.delivery.event)}::text[],
+                  ${repeats.map((r) => r.delivery.senderDeliveryId)}::text[],
+                  ${repeats.map((r) => r.delivery.dedupeKey)}::text[],
+                  ${repeats.map((r) => JSON.stringify(r.delivery.headers))}::jsonb[])
+           as given(id, integration_id, workspace_id, received_at, event, sender_delivery_id,
+                    dedupe_key, headers)
+      join integration_deliveries first
+        on first.integration_id = given.integration_id and first.dedupe_key = given.dedupe_key
+       and first.state not in ('duplicate', 'refused')
+    returning id::text as id, duplicate_of::text as "duplicateOf"`
+  const firstOf = new Map(repeated.map((row) => [row.id, row.duplicateOf]))
+  return ids.map((id): StoredDelivery => {
+    const duplicateOf = firstOf.get(id)
+    return duplicateOf === undefined ? { kind: 'new', id } : { kind: 'duplicate', id, duplicateOf }
   })
 }
 
@@ -154,17 +159,22 @@ export async function listDeliveries(
 
 /**
  * Forgets deliveries older than DELIVERIES_KEPT.days beyond each integration's latest
- * DELIVERIES_KEPT.latest; those still waiting for the worker are kept whatever their age.
+ * DELIVERIES_KEPT.latest; those still waiting for the worker are kept whatever their age, unless
+ * their integration is gone (stored as it was deleted: the worker never takes them).
  */
 export async function forgetOldDeliveries(sql: Sql, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - DELIVERIES_KEPT.days * 86_400_000)
-  const rows = await sql`
+  const old = await sql`
     delete from integration_deliveries d
      where d.received_at < ${cutoff} and d.state <> 'received'
        and d.id < (select k.id from integration_deliveries k
                     where k.integration_id = d.integration_id
                     order by k.id desc offset ${DELIVERIES_KEPT.latest - 1} limit 1)`
-  return rows.count
+  const orphaned = await sql`
+    delete from integration_deliveries d
+     where d.state = 'received'
+       and not exists (select 1 from integrations i where i.id = d.integration_id)`
+  return old.count + orphaned.count
 }
 
 /** A delivery waiting for the worker, with what its integration says about reading it. */
@@ -185,15 +195,34 @@ export interface WaitingDelivery {
  * another worker skips them, and a rollback (a killed worker) leaves them waiting.
  */
 export async function takeWaitingDeliveries(tx: Tx, limit: number): Promise<WaitingDelivery[]> {
-  return tx<WaitingDelivery[]>`
+  const rows = await tx<(Omit<WaitingDelivery, 'body'> & StoredBody)[]>`
     select d.id::text as id, d.integration_id::text as "integrationId",
            d.workspace_id::text as "workspaceId", i.source, i.mapping,
-           d.received_at as "receivedAt", d.event, d.body, d.headers
+           d.received_at as "receivedAt", d.event, d.body as text,
+           d.body_deflated as deflated, d.headers
       from integration_deliveries d join integrations i on i.id = d.integration_id
      where d.state = 'received'
      order by d.id
      limit ${limit}
        for update of d skip locked`
+  return rows.map(({ text, deflated, ...row }) => ({ ...row, body: bodyText({ text, deflated }) }))
+}
+
+/** A body as a row holds it: compressed, or as text if stored before migration 0034. */
+interface StoredBody {
+  text: string | null
+  deflated: Uint8Array | null
+}
+
+function bodyText({ text, deflated }: StoredBody): string {
+  if (deflated === null) return text ?? ''
+  try {
+    return inflateBody(deflated)
+  } catch {
+    // Bytes that do not inflate (damaged in storage) read as no JSON: the worker ignores the
+    // delivery with that reason instead of failing on it for good.
+    return ''
+  }
 }
 
 /** What the worker made of a delivery. */
@@ -219,6 +248,7 @@ export async function settleDelivery(
            sender_deployment_id = ${settlement.senderDeploymentId ?? null},
            commit_count = ${settlement.commitCount ?? null},
            body = case when ${settlement.keepBody ?? false} then body end,
+           body_deflated = case when ${settlement.keepBody ?? false} then body_deflated end,
            handled_at = now()
      where id = ${id}::uuid`
 }

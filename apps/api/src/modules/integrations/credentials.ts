@@ -2,6 +2,7 @@
 // source: GitHub signs the body with an HMAC, so its secret is kept sealed; GitLab sends the token
 // itself, so a SHA-256 of it suffices.
 
+import type { KeyObject } from 'node:crypto'
 import type { IntegrationSource, StoredIntegration } from '@shiplog/db/integrations/integrations'
 import { hmacKey, verifyGitHubSignatureWithKeys } from './github/signature.ts'
 import { digestOf, gitLabTokenMatchesDigests } from './gitlab/token.ts'
@@ -47,9 +48,9 @@ export function acceptedSecrets(integration: StoredIntegration, now: Date): Uint
 
 // The HMAC keys of an integration as the directory last read it: opening a sealed secret and
 // importing its key cost more than the signature itself, and a burst of deliveries shares them.
-const hmacKeys = new WeakMap<Uint8Array, Promise<CryptoKey | undefined>>()
+const hmacKeys = new WeakMap<Uint8Array, Promise<KeyObject | undefined>>()
 
-function hmacKeyOf(sealed: Uint8Array, sealer: Sealer): Promise<CryptoKey | undefined> {
+function hmacKeyOf(sealed: Uint8Array, sealer: Sealer): Promise<KeyObject | undefined> {
   let key = hmacKeys.get(sealed)
   if (!key) {
     key = sealer.open(sealed).then((secret) => (secret === undefined ? undefined : hmacKey(secret)))
@@ -71,7 +72,7 @@ export async function provesSecret(
     return gitLabTokenMatchesDigests(stored, headers.get('x-gitlab-token'))
   }
   if (!sealer) return false
-  const keys: CryptoKey[] = []
+  const keys: KeyObject[] = []
   for (const sealed of stored) {
     const key = await hmacKeyOf(sealed, sealer)
     if (key !== undefined) keys.push(key)

@@ -4,6 +4,7 @@
 // worker does the work (decisions §9). Every answer but a 202 is a problem a platform engineer can
 // act on, and each refusal of a known integration is kept in its deliveries list.
 
+import { isUtf8 } from 'node:buffer'
 import type { Sql } from '@shiplog/db/client'
 import {
   type ReceivedDelivery,
@@ -86,16 +87,17 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   })
 }
 
+// A group's insert takes long enough (its bodies) that a third may start while two run, and
+// short enough that 1 ms more of gathering pays off; more groups at once gained nothing, and each
+// holds a connection of the pool (docs/benchmarks.md, receivers).
+const STORE_GROUPS = { maxBatchSize: 100, maxWaitMs: 1, maxInFlight: 3 } as const
+
 /** The receiver: one handler for every source. */
 export class Receiver {
   private readonly store: GroupCommit<ReceivedDelivery, StoredDelivery>
 
   constructor(private readonly deps: ReceiverDeps) {
-    this.store = new GroupCommit((items) => storeDeliveries(deps.sql, items), {
-      maxBatchSize: 100,
-      maxWaitMs: 2,
-      maxInFlight: 2,
-    })
+    this.store = new GroupCommit((items) => storeDeliveries(deps.sql, items), STORE_GROUPS)
   }
 
   // Whoever floods a URL with forgeries gets a burst of ten rows in its list, then one a second
@@ -179,14 +181,9 @@ export class Receiver {
         `no event: ${header} is missing`,
       )
     }
-    // The body is stored as text for the worker to parse: here it need only be JSON's UTF-8.
-    let text: string
-    try {
-      if (!JSON_TYPE.test(headers.get('content-type') ?? '')) throw new TypeError('not JSON')
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-      // JSON never holds a raw NUL (it writes \u0000), and Postgres text cannot.
-      if (text.includes('\u0000')) throw new TypeError('not JSON')
-    } catch {
+    // The worker parses the body: here it need only look like JSON's bytes, UTF-8 with no raw NUL
+    // (JSON writes \u0000), so a form or a binary body is refused while the sender can see why.
+    if (!JSON_TYPE.test(headers.get('content-type') ?? '') || !isUtf8(bytes) || bytes.includes(0)) {
       throw await refuse(
         new HttpProblem(
           400,
@@ -205,7 +202,7 @@ export class Receiver {
       event: bounded(terms.event, 100) ?? 'unknown',
       senderDeliveryId: bounded(terms.senderDeliveryId, 200),
       dedupeKey: terms.senderKey ?? `body:${await sha256Hex(bytes)}`,
-      body: text,
+      body: bytes,
       headers: storableHeaders(headers),
       ...(ping ? { ignored: PING } : {}),
     })

@@ -10,9 +10,9 @@ const bytes = (text: string) => new TextEncoder().encode(text)
 test('a body GitHub signed verifies; another secret, another body or another scheme does not', async () => {
   const body = '{"zen":"Keep it logically awesome.","hook_id":1}'
   const signature = await sign('hook-secret', body)
-  expect(await verifyGitHubSignature(['hook-secret'], bytes(body), signature)).toBe(true)
-  expect(await verifyGitHubSignature(['other'], bytes(body), signature)).toBe(false)
-  expect(await verifyGitHubSignature(['hook-secret'], bytes(`${body} `), signature)).toBe(false)
+  expect(verifyGitHubSignature(['hook-secret'], bytes(body), signature)).toBe(true)
+  expect(verifyGitHubSignature(['other'], bytes(body), signature)).toBe(false)
+  expect(verifyGitHubSignature(['hook-secret'], bytes(`${body} `), signature)).toBe(false)
   for (const header of [
     null,
     '',
@@ -22,7 +22,7 @@ test('a body GitHub signed verifies; another secret, another body or another sch
   ]) {
     expect({
       header,
-      ok: await verifyGitHubSignature(['hook-secret'], bytes(body), header),
+      ok: verifyGitHubSignature(['hook-secret'], bytes(body), header),
     }).toEqual({
       header,
       ok: false,
@@ -33,7 +33,7 @@ test('a body GitHub signed verifies; another secret, another body or another sch
 test('during a rotation the previous secret still verifies', async () => {
   const body = '{"action":"created"}'
   const signature = await sign('previous', body)
-  expect(await verifyGitHubSignature(['current', 'previous'], bytes(body), signature)).toBe(true)
+  expect(verifyGitHubSignature(['current', 'previous'], bytes(body), signature)).toBe(true)
 })
 
 test('property: it agrees with the reference verifier on any body, secret and header', async () => {
@@ -47,7 +47,7 @@ test('property: it agrees with the reference verifier on any body, secret and he
       async (body, secret, signed, forged) => {
         const header = signed ? await sign(secret, body) : `sha256=${forged}`
         const reference = await verify(secret, body, header).catch(() => false)
-        expect(await verifyGitHubSignature([secret], bytes(body), header)).toBe(reference)
+        expect(verifyGitHubSignature([secret], bytes(body), header)).toBe(reference)
       },
     ),
     { numRuns: 200 },
