@@ -269,7 +269,7 @@ create table integration_deliveries (
   dedupe_key text,
   body text,
   headers jsonb default '{}'::jsonb not null,
-  state text not null,
+  state text default 'received'::text not null,
   reason text,
   duplicate_of uuid,
   deployment_id uuid,

@@ -15,3 +15,7 @@ alter table integration_deliveries drop constraint integration_deliveries_integr
 alter table integration_deliveries add column body_deflated bytea;
 alter table integration_deliveries alter column body_deflated set storage external;
 alter table integration_deliveries set (toast_tuple_target = 8160);
+
+-- A delivery is stored waiting for the worker unless the receiver says otherwise (a ping): the
+-- receiver's insert leaves it out.
+alter table integration_deliveries alter column state set default 'received';

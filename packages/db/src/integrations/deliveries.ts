@@ -46,7 +46,9 @@ export async function storeDeliveries(
     ),
   )
   // One row of values each, in arrival order: a later row of a key already inserted (by an
-  // earlier commit or an earlier row here) conflicts and is left out of what returns.
+  // earlier commit or an earlier row here) conflicts and is not inserted. A group of deliveries
+  // to handle leaves state, reason and handled_at to their defaults: three parameters fewer each.
+  const anyIgnored = deliveries.some((delivery) => delivery.ignored !== undefined)
   const rows = deliveries.map((delivery, index) => ({
     id: ids[index] as string,
     integration_id: delivery.integrationId,
@@ -57,20 +59,27 @@ export async function storeDeliveries(
     dedupe_key: delivery.dedupeKey,
     body_deflated: bodies[index] ?? null,
     headers: delivery.headers,
-    state: delivery.ignored === undefined ? 'received' : 'ignored',
-    reason: delivery.ignored ?? null,
-    handled_at: delivery.ignored === undefined ? null : delivery.receivedAt,
+    ...(anyIgnored
+      ? {
+          state: delivery.ignored === undefined ? 'received' : 'ignored',
+          reason: delivery.ignored ?? null,
+          handled_at: delivery.ignored === undefined ? null : delivery.receivedAt,
+        }
+      : {}),
   }))
-  const firsts = await sql<{ id: string }[]>`
+  const inserted = await sql`
     insert into integration_deliveries ${sql(rows)}
     on conflict (integration_id, dedupe_key) where state not in ('duplicate', 'refused')
-    do nothing
-    returning id::text as id`
+    do nothing`
+  if (inserted.count === rows.length) return ids.map((id) => ({ kind: 'new', id }) as const)
+  // Some were repeats: which, asked afterwards (returning every row's id cost each group more
+  // than this costs the rare group with a repeat).
+  const firsts = await sql<{ id: string }[]>`
+    select id::text as id from integration_deliveries where id = any(${ids}::uuid[])`
   const stored = new Set(firsts.map((row) => row.id))
   const repeats = deliveries.flatMap((delivery, index) =>
     stored.has(ids[index] as string) ? [] : [{ delivery, id: ids[index] as string }],
   )
-  if (repeats.length === 0) return ids.map((id) => ({ kind: 'new', id }) as const)
   const repeated = await sql<{ id: string; duplicateOf: string }[]>`
     insert into integration_deliveries (id, integration_id, workspace_id, received_at, event,
                                         sender_delivery_id, dedupe_key, headers, state,
