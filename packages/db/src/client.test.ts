@@ -69,3 +69,22 @@ test('a COPY rejected after all its data was sent fails rather than finishing la
   await expect(pipeline(Readable.from(['1\n', '1\n']), copy)).rejects.toThrow('duplicate key')
   expect(await oneToFive()).toEqual([1, 2, 3, 4, 5])
 })
+
+test('bytes go to a bytea in binary and come back the same, next to text and null; a string still means its UTF-8', async () => {
+  // Every byte value, zeros and a run longer than postgres.js's first buffer (256 bytes) included.
+  const every = Uint8Array.from({ length: 1_024 }, (_, index) => index % 256)
+  const cases = [new Uint8Array(), every, Buffer.from('\\x00 not hex', 'utf8'), null]
+  for (const bytes of cases) {
+    const [row] = await sql<{ stored: Buffer | null; size: number | null; label: string }[]>`
+      select ${bytes}::bytea as stored, octet_length(${bytes}::bytea) as size,
+             ${'a label'}::text as label`
+    expect(row?.label).toBe('a label')
+    expect(row?.size).toBe(bytes === null ? null : bytes.byteLength)
+    expect(row?.stored === null ? null : [...row.stored]).toEqual(
+      bytes === null ? null : [...bytes],
+    )
+  }
+  // A string bound to a bytea still means its UTF-8 bytes, sent as hex text as before the patch.
+  const [text] = await sql<{ stored: Buffer }[]>`select ${'\\x01 é'}::bytea as stored`
+  expect([...(text?.stored ?? [])]).toEqual([...Buffer.from('\\x01 é', 'utf8')])
+})
