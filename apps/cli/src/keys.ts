@@ -12,6 +12,9 @@ import {
 import { parseCommandArgs, runCommand, table, UsageError, utcSeconds } from './command.ts'
 import { openDatabase } from './database.ts'
 
+// The column is a Postgres integer; a larger limit would reach the database as an error.
+const MAX_RATE_LIMIT_PER_MINUTE = 2_147_483_647
+
 const USAGE = `Usage:
   bun run keys create --workspace <slug> --name <label> [--scope <scope>]… [--rate-limit <per-minute>]
       create a key (and the workspace if new); the key is the last line printed, shown once.
@@ -66,8 +69,13 @@ await runCommand(USAGE, async (argv, env) => {
     if (isInvalid(checkedName)) throw new UsageError(`--name ${checkedName.error}`)
     const rateLimit = values['rate-limit']
     const perMinute = rateLimit === undefined ? null : Number(rateLimit)
-    if (perMinute !== null && !(Number.isInteger(perMinute) && perMinute > 0)) {
-      throw new UsageError('--rate-limit must be a whole number of requests per minute')
+    if (
+      perMinute !== null &&
+      !(Number.isInteger(perMinute) && perMinute > 0 && perMinute <= MAX_RATE_LIMIT_PER_MINUTE)
+    ) {
+      throw new UsageError(
+        `--rate-limit must be a whole number of requests per minute, from 1 to ${MAX_RATE_LIMIT_PER_MINUTE.toLocaleString('en-US')}`,
+      )
     }
     const scopes = scopesOf(values.scope)
     const db = await openDatabase(env)

@@ -3,6 +3,7 @@ import type { Checked } from './checked.ts'
 import type { Instant } from './date-time.ts'
 import { FORMATS } from './formats.ts'
 import type { FieldError } from './problem.ts'
+import { notAhead } from './reported-time.ts'
 import { checkText, isInvalid } from './text.ts'
 import { checkWebUrl } from './web-url.ts'
 
@@ -126,7 +127,11 @@ const KNOWN = ['sha', 'committedAt', 'authoredAt', 'reverts', 'subject', 'author
  * Checks a commits body: every failing field named by its path (`commits[3].sha`), at most 20 of
  * them, so a list of 5,000 bad commits is not a megabyte of errors.
  */
-export function validateDeploymentCommits(body: unknown): Checked<CommitList> {
+export function validateDeploymentCommits(
+  body: unknown,
+  receivedAt: Date = new Date(),
+): Checked<CommitList> {
+  const nowMicros = BigInt(receivedAt.getTime()) * 1000n
   const errors: FieldError[] = []
   const fail = (field: string, message: string) =>
     errors.length < 20 && errors.push({ field, message })
@@ -183,7 +188,14 @@ export function validateDeploymentCommits(body: unknown): Checked<CommitList> {
         fail(`${at}.${name}`, parsed ? parsed.error : 'must be an RFC 3339 date-time with a zone')
         return undefined
       }
-      return parsed
+      // Bounded as a deployment's deployedAt is: a commit made in year 9999 would make every
+      // lead time through it negative.
+      const reported = notAhead(parsed, nowMicros)
+      if (isInvalid(reported)) {
+        fail(`${at}.${name}`, reported.error)
+        return undefined
+      }
+      return reported
     }
     const committedAt = time('committedAt')
     const authoredAt = time('authoredAt')

@@ -54,6 +54,20 @@ function validateIncidentBody(
 export const validateIncidentInput = (body: unknown, receivedAt: Date) =>
   validateIncidentBody(IncidentInput, body, receivedAt) as Checked<IncidentInputFields>
 
+// In a PATCH, null clears a field; a field that cannot be cleared refuses it rather than reading
+// it as left out, so `{"title": null}` is not taken for a change that changes nothing.
+const UNCLEARABLE = ['title', 'startedAt'] as const
+
 /** Checks a `PATCH /v1/incidents/{id}` body (`IncidentPatch`). */
-export const validateIncidentPatch = (body: unknown, receivedAt: Date) =>
-  validateIncidentBody(IncidentPatch, body, receivedAt) as Checked<IncidentPatchFields>
+export function validateIncidentPatch(
+  body: unknown,
+  receivedAt: Date,
+): Checked<IncidentPatchFields> {
+  const result = validateIncidentBody(IncidentPatch, body, receivedAt)
+  const sent = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {}
+  const cleared: FieldError[] = UNCLEARABLE.filter((field) => sent[field] === null).map(
+    (field) => ({ field, message: 'cannot be cleared: send a new value, or leave it out' }),
+  )
+  if (cleared.length === 0) return result as Checked<IncidentPatchFields>
+  return { ok: false, errors: [...(result.ok ? [] : result.errors), ...cleared] }
+}

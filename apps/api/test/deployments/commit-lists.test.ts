@@ -135,6 +135,28 @@ test('bad lists are a 422 naming each field; unknown ids 404; other scopes 403',
   expect((await put(id, { commits: [] }, other)).status).toBe(404)
 })
 
+test('a commit time is bounded as deployedAt is: year 9999, or an hour ahead, is a 422 naming it', async () => {
+  const id = await accepted('future-commits')
+  const ahead = new Date(Date.now() + 3_600_000).toISOString()
+  const refused = await put(id, {
+    commits: [
+      commit('a', '9999-12-31T23:59:59Z'),
+      { ...commit('b', '2026-05-01T09:00:00Z'), authoredAt: ahead },
+      commit('c', new Date(Date.now() + 60_000).toISOString()),
+    ],
+  })
+  expect(refused.status).toBe(422)
+  expect((await refused.json()).errors).toEqual([
+    { field: 'commits[0].committedAt', message: 'must not be more than 5 minutes in the future' },
+    { field: 'commits[1].authoredAt', message: 'must not be more than 5 minutes in the future' },
+  ])
+  // A minute ahead is clock skew, as for deployedAt.
+  const skewed = await put(id, {
+    commits: [commit('c', new Date(Date.now() + 60_000).toISOString())],
+  })
+  expect(skewed.status).toBe(204)
+})
+
 test('property: no commits body a client can send gets anything but 204 or a 4xx problem', async () => {
   const id = await accepted('fuzzed-commits')
   const text = fc.oneof(

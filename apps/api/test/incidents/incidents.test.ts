@@ -206,3 +206,73 @@ test('opening and changing incidents needs incidents:write; reading them needs r
   expect((await h.send('POST', '/v1/incidents', { body: { title: 'x' } })).status).toBe(403)
   expect((await h.get('/v1/incidents')).status).toBe(200)
 })
+
+const changesRecorded = async (id: string) => {
+  const [row] = await h.sql<{ count: number }[]>`
+    select count(*)::int as count from audit_events
+     where target_id = ${id}::uuid and action = 'incident.changed'`
+  return row?.count
+}
+
+test('two changes at once apply one after the other: a start moved past a resolution set meanwhile is a 422, never a 500', async () => {
+  for (let trial = 0; trial < 15; trial++) {
+    const created = await open({
+      environment: 'staging',
+      title: `Race ${trial}`,
+      startedAt: '2026-05-04T09:00:00Z',
+    })
+    const { id } = await created.json()
+    const answers = await Promise.all([
+      patch(id, { resolvedAt: '2026-05-04T10:00:00Z' }),
+      patch(id, { startedAt: '2026-05-04T11:00:00Z' }),
+    ])
+    const statuses = answers.map((answer) => answer.status).sort()
+    expect(statuses).toEqual([200, 422])
+    const refused = answers.find((answer) => answer.status === 422)
+    expect((await refused?.json())?.errors).toEqual([
+      { field: 'resolvedAt', message: 'must not be before startedAt' },
+    ])
+    const stored = await (await h.get(`/v1/incidents/${id}`, { key: reader })).json()
+    // Whichever came first is what stands, and the incident is still in order.
+    expect(
+      stored.resolvedAt === null || Date.parse(stored.resolvedAt) >= Date.parse(stored.startedAt),
+    ).toBe(true)
+    expect(await changesRecorded(id)).toBe(1)
+  }
+})
+
+test('a change that changes nothing answers the incident as it is and records nothing; title or startedAt null is a 422', async () => {
+  const created = await open({
+    environment: 'staging',
+    title: 'Nothing to change',
+    startedAt: '2026-05-04T09:00:00Z',
+  })
+  const incident = await created.json()
+  for (const body of [
+    {},
+    { title: 'Nothing to change' },
+    { resolvedAt: null },
+    { startedAt: '2026-05-04T09:00:00Z' },
+    { causeDeploymentId: null, fixedByDeploymentId: null },
+  ]) {
+    const answer = await patch(incident.id, body)
+    expect(answer.status).toBe(200)
+    expect(await answer.json()).toEqual(incident)
+  }
+  expect(await changesRecorded(incident.id)).toBe(0)
+
+  for (const field of ['title', 'startedAt']) {
+    const answer = await patch(incident.id, { [field]: null })
+    expect(answer.status).toBe(422)
+    expect((await answer.json()).errors).toEqual([
+      { field, message: 'cannot be cleared: send a new value, or leave it out' },
+    ])
+  }
+  // A real change is recorded once, with only what changed.
+  const renamed = await patch(incident.id, { title: 'Renamed', resolvedAt: null })
+  expect(renamed.status).toBe(200)
+  expect(await changesRecorded(incident.id)).toBe(1)
+  const [details] = await h.sql<{ details: Record<string, unknown> }[]>`
+    select details from audit_events where target_id = ${incident.id}::uuid and action = 'incident.changed'`
+  expect(details?.details).toEqual({ title: 'Renamed' })
+})

@@ -70,7 +70,7 @@ export async function hasApplication(
 
 /** A recorded deployment of the workspace by its id or a repeated delivery's receipt id. */
 export async function findCauseDeployment(
-  sql: Sql,
+  sql: Queryable,
   workspaceId: string,
   id: string,
 ): Promise<CauseDeployment | undefined> {
@@ -103,16 +103,21 @@ export async function insertIncident(sql: Queryable, incident: NewIncident): Pro
   return row
 }
 
-/** An incident of the workspace, with its environment's id (for checks on a cause). */
+/**
+ * An incident of the workspace, with its environment's id (for checks on a cause); `lock` holds
+ * its row until the caller's transaction ends, for a change checked against what it reads.
+ */
 export async function findIncident(
-  sql: Sql,
+  sql: Queryable,
   workspaceId: string,
   id: string,
+  lock = false,
 ): Promise<(Incident & { environmentId: string; appKey: string | null }) | undefined> {
   const [row] = await sql<(Incident & { environmentId: string; appKey: string | null })[]>`
     select ${columns(sql)}, i.environment_id::text as "environmentId", i.app_key as "appKey"
       from incidents i join environments e on e.id = i.environment_id
-     where i.id = ${id}::uuid and i.workspace_id = ${workspaceId}`
+     where i.id = ${id}::uuid and i.workspace_id = ${workspaceId}
+       ${lock ? sql`for update of i` : sql``}`
   return row
 }
 

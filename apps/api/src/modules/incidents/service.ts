@@ -1,4 +1,4 @@
-import type { Sql } from '@shiplog/db/client'
+import type { Queryable, Sql } from '@shiplog/db/client'
 import { type Actor, recordAuditEvent } from '@shiplog/db/queries/audit-events'
 import {
   type CauseDeployment,
@@ -32,7 +32,7 @@ const NOT_FOUND =
 
 /** The cause named by a body, checked against the incident's environment and application. */
 async function causeOf(
-  sql: Sql,
+  sql: Queryable,
   owner: Workspace,
   id: string,
   where: { environmentId: string; appKey: string | null },
@@ -133,9 +133,34 @@ export async function openIncident(
   })
 }
 
+/** The incident as the API shows it, without what the checks use. */
+function shownOf(incident: Incident & { environmentId: string; appKey: string | null }): Incident {
+  const { environmentId: _, appKey: __, ...shown } = incident
+  return shown
+}
+
+/** The changes that change something: a field sent with the value it already has is left out. */
+function effectiveChanges(requested: IncidentChanges, incident: Incident): IncidentChanges {
+  const current: Required<IncidentChanges> = {
+    title: incident.title,
+    startedAt: incident.startedAt,
+    resolvedAt: incident.resolvedAt,
+    causeDeploymentId: incident.causeDeploymentId,
+    fixedByDeploymentId: incident.fixedByDeploymentId,
+  }
+  return Object.fromEntries(
+    Object.entries(requested).filter(
+      ([field, value]) => value !== current[field as keyof IncidentChanges],
+    ),
+  )
+}
+
 /**
  * Changes an incident from a checked `PATCH /v1/incidents/{id}` body (resolve, reopen, set a cause),
- * recording who and which fields in the audit trail, in the same transaction.
+ * recording who and which fields in the audit trail. Read, checked and written in one
+ * transaction with the incident's row locked: two changes at once apply one after the other, each
+ * checked against what the other left (a start moved past the other's resolution is a 422). A
+ * body that changes nothing writes and records nothing.
  */
 export async function changeIncident(
   sql: Sql,
@@ -144,57 +169,56 @@ export async function changeIncident(
   id: string,
   value: IncidentPatchFields,
 ): Promise<Incident> {
-  const incident = await findIncident(sql, owner.workspaceId, id)
-  if (!incident) throw problems.notFound(NOT_FOUND)
-  const changes: IncidentChanges = {}
-  if (value.title !== undefined) changes.title = value.title
-  if (value.startedAt !== undefined) changes.startedAt = value.startedAt.iso
-  if (value.resolvedAt !== undefined) changes.resolvedAt = value.resolvedAt?.iso ?? null
-  if (value.causeDeploymentId === null) changes.causeDeploymentId = null
-  else if (value.causeDeploymentId !== undefined) {
-    const cause = await causeOf(sql, owner, value.causeDeploymentId, incident)
-    changes.causeDeploymentId = cause.id
-  }
-  if (value.fixedByDeploymentId === null) changes.fixedByDeploymentId = null
-  else if (value.fixedByDeploymentId !== undefined) {
-    const fix = await findCauseDeployment(sql, owner.workspaceId, value.fixedByDeploymentId)
-    if (!fix || fix.environmentId !== incident.environmentId) {
-      throw problems.validation([
-        {
-          field: 'fixedByDeploymentId',
-          message: "is not a recorded deployment of your workspace to this incident's environment",
-        },
-      ])
+  return sql.begin(async (tx) => {
+    const incident = await findIncident(tx, owner.workspaceId, id, true)
+    if (!incident) throw problems.notFound(NOT_FOUND)
+    const requested: IncidentChanges = {}
+    if (value.title !== undefined) requested.title = value.title
+    if (value.startedAt !== undefined) requested.startedAt = value.startedAt.iso
+    if (value.resolvedAt !== undefined) requested.resolvedAt = value.resolvedAt?.iso ?? null
+    if (value.causeDeploymentId === null) requested.causeDeploymentId = null
+    else if (value.causeDeploymentId !== undefined) {
+      const cause = await causeOf(tx, owner, value.causeDeploymentId, incident)
+      requested.causeDeploymentId = cause.id
     }
-    changes.fixedByDeploymentId = fix.id
-  }
-  checkOrder(
-    changes.startedAt ?? incident.startedAt,
-    changes.resolvedAt === undefined ? incident.resolvedAt : changes.resolvedAt,
-  )
-  const updated = await sql.begin(async (tx) => {
-    const incident = await updateIncident(tx, owner.workspaceId, id, changes)
-    if (incident) {
-      await recordAuditEvent(tx, {
-        workspaceId: owner.workspaceId,
-        actor,
-        action: 'incident.changed',
-        targetId: id,
-        details: changes as Record<string, string | null>,
-      })
+    if (value.fixedByDeploymentId === null) requested.fixedByDeploymentId = null
+    else if (value.fixedByDeploymentId !== undefined) {
+      const fix = await findCauseDeployment(tx, owner.workspaceId, value.fixedByDeploymentId)
+      if (!fix || fix.environmentId !== incident.environmentId) {
+        throw problems.validation([
+          {
+            field: 'fixedByDeploymentId',
+            message:
+              "is not a recorded deployment of your workspace to this incident's environment",
+          },
+        ])
+      }
+      requested.fixedByDeploymentId = fix.id
     }
-    return incident
+    const changes = effectiveChanges(requested, incident)
+    checkOrder(
+      changes.startedAt ?? incident.startedAt,
+      changes.resolvedAt === undefined ? incident.resolvedAt : changes.resolvedAt,
+    )
+    if (Object.keys(changes).length === 0) return shownOf(incident)
+    const updated = await updateIncident(tx, owner.workspaceId, id, changes)
+    if (!updated) throw problems.notFound(NOT_FOUND)
+    await recordAuditEvent(tx, {
+      workspaceId: owner.workspaceId,
+      actor,
+      action: 'incident.changed',
+      targetId: id,
+      details: changes as Record<string, string | null>,
+    })
+    return updated
   })
-  if (!updated) throw problems.notFound(NOT_FOUND)
-  return updated
 }
 
 /** `GET /v1/incidents/{id}`. */
 export async function getIncident(sql: Sql, owner: Workspace, id: string): Promise<Incident> {
   const incident = await findIncident(sql, owner.workspaceId, id)
   if (!incident) throw problems.notFound(NOT_FOUND)
-  const { environmentId: _, appKey: __, ...shown } = incident
-  return shown
+  return shownOf(incident)
 }
 
 /** `GET /v1/incidents`: one page, latest startedAt first. */

@@ -148,6 +148,16 @@ test('usage mistakes exit 2 with the usage; unknown keys exit 1', async () => {
     env,
   )
   expect(badLimit.code).toBe(2)
+  // Past what the database holds: the same usage answer, not a Postgres error.
+  const hugeLimit = await runCli(
+    ['keys', 'create', '--workspace', 'ok', '--name', 'x', '--rate-limit', '99999999999'],
+    env,
+  )
+  expect(hugeLimit.code).toBe(2)
+  expect(hugeLimit.stderr).toContain(
+    '--rate-limit must be a whole number of requests per minute, from 1 to 2,147,483,647',
+  )
+  expect(hugeLimit.stderr).not.toMatch(/postgres|out of range/i)
   const unknown = await runCli(['keys', 'revoke', 'shiplog_nothing1'], env)
   expect(unknown.code).toBe(1)
   expect(unknown.stderr).toContain('no key matches')
