@@ -1,4 +1,5 @@
 import { HttpProblem, problems } from '../kernel/problems.ts'
+import { repeatedKey } from './duplicate-keys.ts'
 
 /** Limits for reading a request body. */
 export interface BodyLimits {
@@ -8,6 +9,8 @@ export interface BodyLimits {
 }
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i
+const UTF8 = /^utf-?8$/i
 
 function notJson(message: string, expected: string) {
   return problems.validation(
@@ -35,6 +38,13 @@ export async function readJsonBody(
       expected,
     )
   }
+  const charset = CHARSET.exec(contentType)?.[1]
+  if (charset !== undefined && !UTF8.test(charset)) {
+    throw notJson(
+      `must be UTF-8, as JSON is (Content-Type says charset=${charset.slice(0, 40)})`,
+      expected,
+    )
+  }
   const bytes = await readBounded(request, limits).catch((error) => {
     // The client went away mid-body (or sent something the runtime cannot read): its fault, not ours.
     if (error instanceof HttpProblem) throw error
@@ -46,13 +56,22 @@ export async function readJsonBody(
   } catch {
     throw notJson('is not valid UTF-8', expected)
   }
+  let parsed: unknown
   try {
-    return JSON.parse(text)
+    parsed = JSON.parse(text)
   } catch (error) {
     // Deeply nested input can overflow the parser's stack; that is still just bad JSON.
     const reason = error instanceof SyntaxError ? error.message : 'nesting is too deep'
     throw notJson(`is not valid JSON (${reason})`, expected)
   }
+  const repeated = repeatedKey(text)
+  if (repeated !== undefined) {
+    throw notJson(
+      `holds the key ${JSON.stringify(repeated.slice(0, 100))} twice in one object: send each field once`,
+      expected,
+    )
+  }
+  return parsed
 }
 
 /**

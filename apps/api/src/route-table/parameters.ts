@@ -14,7 +14,36 @@ function parsed<T extends TObject>(schema: T, source: ParameterSource): Static<T
  * keeps only the last of repeated parameters.
  */
 export function queryOf<T extends TObject>(schema: T, request: Request): Static<T> {
-  return parsed(schema, new URL(request.url).searchParams)
+  const url = new URL(request.url)
+  const misencoded = misencodedParameters(url.search)
+  if (misencoded.length > 0) throw problems.validation(misencoded)
+  return parsed(schema, url.searchParams)
+}
+
+/**
+ * The parameters whose percent-encoding is not UTF-8 (`?app=%ff%fe`): URLSearchParams would turn
+ * them into U+FFFD and filter on a name nobody sent, so they are refused, each by its name.
+ */
+function misencodedParameters(search: string): { field: string; message: string }[] {
+  if (!search.includes('%')) return []
+  const errors: { field: string; message: string }[] = []
+  for (const pair of search.slice(1).split('&')) {
+    const [name = '', value = ''] = pair.split(/=(.*)/s)
+    const decodes = (text: string) => {
+      try {
+        decodeURIComponent(text.replaceAll('+', ' '))
+        return true
+      } catch {
+        return false
+      }
+    }
+    if (decodes(name) && decodes(value)) continue
+    errors.push({
+      field: decodes(name) ? decodeURIComponent(name.replaceAll('+', ' ')) : name,
+      message: 'is not percent-encoded UTF-8: encode the text as UTF-8 before escaping it',
+    })
+  }
+  return errors
 }
 
 /** The path parameters of a route, parsed against `schema`, or a 422. */
