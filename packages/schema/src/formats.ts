@@ -54,6 +54,16 @@ export const FORMATS = {
 /** A format name of `FORMATS`. */
 export type FormatName = keyof typeof FORMATS
 
+/** A value of `format` from checked text: a name's `maxLength` holds for its stored (NFC) form. */
+export function parseFormat<F extends FormatName>(
+  format: F,
+  text: string,
+  maxLength: number | undefined,
+): ReturnType<(typeof FORMATS)[F]> {
+  const parsed = format === 'name' ? checkName(text, maxLength) : FORMATS[format](text)
+  return parsed as ReturnType<(typeof FORMATS)[F]>
+}
+
 /** True when `name` is one of Shiplog's formats. */
 export const isFormatName = (name: unknown): name is FormatName =>
   typeof name === 'string' && Object.hasOwn(FORMATS, name)

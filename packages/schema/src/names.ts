@@ -1,3 +1,4 @@
+import { codePointLength } from './code-points.ts'
 import { checkText, invalid, isInvalid, type Outcome } from './text.ts'
 
 /**
@@ -78,14 +79,28 @@ export function refusedCodePoint(name: string): number | undefined {
  * The rule every name follows (applications, environments, repositories, API keys), on every
  * write and every filter: no code point that is invisible or changes the direction of the text
  * (so `checkout` and `checkout` + U+200B cannot be two applications that look the same), stored
- * in Unicode NFC (so `é` typed two ways is one name). Takes text `checkText` has passed.
+ * in Unicode NFC (so `é` typed two ways is one name), at most `maxLength` code points in that
+ * form. Takes text `checkText` has passed.
  */
-export function checkName(text: string): Outcome {
+export function checkName(text: string, maxLength?: number): Outcome {
   const refused = refusedCodePoint(text)
-  if (refused === undefined) return text.normalize('NFC')
-  return invalid(
-    `must not contain ${describeCodePoint(refused)}: ${whyRefused(refused)}, so two names could look the same; remove it`,
-  )
+  if (refused !== undefined) {
+    return invalid(
+      `must not contain ${describeCodePoint(refused)}: ${whyRefused(refused)}, so two names could look the same; remove it`,
+    )
+  }
+  // The limit holds for the form stored: some letters grow under NFC (U+FB2C is three code
+  // points), and a name stored longer than its limit could not be named in a filter.
+  const normalized = text.normalize('NFC')
+  if (maxLength !== undefined && normalized.length > maxLength) {
+    const length = codePointLength(normalized)
+    if (length > maxLength) {
+      return invalid(
+        `must be at most ${maxLength} characters in Unicode NFC, the form names are stored in (got ${length})`,
+      )
+    }
+  }
+  return normalized
 }
 
 /** The longest name of an API key: it is printed in lists and logs, on one line. */
@@ -100,5 +115,5 @@ const EMPTY_KEY_NAME = invalid('must not be empty: name the key after who or wha
 export function checkKeyName(raw: string): Outcome {
   const text = checkText(raw, KEY_NAME_MAX_LENGTH)
   if (isInvalid(text)) return text
-  return text === '' ? EMPTY_KEY_NAME : checkName(text)
+  return text === '' ? EMPTY_KEY_NAME : checkName(text, KEY_NAME_MAX_LENGTH)
 }

@@ -1,6 +1,6 @@
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox'
 import type { Instant } from './date-time.ts'
-import { FORMATS, isFormatName } from './formats.ts'
+import { isFormatName, parseFormat } from './formats.ts'
 import type { PageCursor } from './page-cursor.ts'
 import type { FieldError } from './problem.ts'
 import { checkText, invalid, isInvalid, type Outcome } from './text.ts'
@@ -109,7 +109,7 @@ function parseValue(name: string, schema: TSchema, raw: string): Outcome<unknown
   }
   // A parameter whose published format is a choice names the parser of its own.
   const format = schema.parameterFormat ?? schema.format
-  return isFormatName(format) ? FORMATS[format](text) : text
+  return isFormatName(format) ? parseFormat(format, text, schema.maxLength) : text
 }
 
 function valuesOf(source: ParameterSource, name: string): unknown[] {

@@ -1,6 +1,6 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
 import type { Instant } from './date-time.ts'
-import { FORMATS, isFormatName } from './formats.ts'
+import { isFormatName, parseFormat } from './formats.ts'
 import type { FieldError } from './problem.ts'
 import { suggestField } from './suggest.ts'
 import { checkText, isInvalid } from './text.ts'
@@ -61,7 +61,7 @@ export function validateBody(schema: TObject, body: unknown): BodyResult {
       text.format !== 'cursor' &&
       text.format !== 'commit-cursor'
     ) {
-      const parsed = FORMATS[text.format](checked)
+      const parsed = parseFormat(text.format, checked, text.maxLength)
       if (isInvalid(parsed)) errors.push({ field: name, message: parsed.error })
       else value[name] = parsed
     } else value[name] = checked

@@ -1,6 +1,7 @@
 import { instantFromDate } from './date-time.ts'
 import { type DeploymentFields, DeploymentInput } from './deployment.ts'
 import { FORMATS } from './formats.ts'
+import { checkName } from './names.ts'
 import type { FieldError } from './problem.ts'
 import { notAhead } from './reported-time.ts'
 import { suggestField } from './suggest.ts'
@@ -80,11 +81,15 @@ interface Field {
 }
 
 /** A name (`format: 'name'` in the schema) follows the names rule, then its field's own. */
-function ruleOf(name: FieldName, format: string | undefined): FormatRule | undefined {
+function ruleOf(
+  name: FieldName,
+  format: string | undefined,
+  maxLength: number | undefined,
+): FormatRule | undefined {
   const own = FORMAT_RULES[name]
   if (format !== 'name') return own
   return (trimmed, nowMicros) => {
-    const named = FORMATS.name(trimmed)
+    const named = checkName(trimmed, maxLength)
     if (isInvalid(named) || own === undefined) return named
     return own(named, nowMicros)
   }
@@ -97,7 +102,7 @@ const FIELDS: readonly Field[] = Object.entries(DeploymentInput.properties).map(
     name: name as FieldName,
     required: REQUIRED.has(name),
     maxLength: schema.maxLength,
-    rule: ruleOf(name as FieldName, (schema as { format?: string }).format),
+    rule: ruleOf(name as FieldName, (schema as { format?: string }).format, schema.maxLength),
   }),
 )
 const KNOWN_NAMES: readonly string[] = FIELDS.map((f) => f.name)

@@ -223,3 +223,50 @@ test('property: random Unicode names never give two stored names that look the s
     )
   }
 })
+
+// U+FB2C (HEBREW LETTER SHIN WITH DAGESH AND SHIN DOT) is one code point that NFC writes as three.
+const GROWS = '\uFB2C'
+
+test('a name’s limit holds for its stored NFC form: what grows past it is a 422, and what fits can be filtered and named', async () => {
+  const tooLong = GROWS.repeat(255)
+  const refused = await h.post(
+    validDeployment({ app: tooLong, environment: GROWS.repeat(100), version: 'grows' }),
+  )
+  expect(refused.status).toBe(422)
+  expect((await refused.json()).errors).toEqual([
+    {
+      field: 'environment',
+      message:
+        'must be at most 255 characters in Unicode NFC, the form names are stored in (got 300)',
+    },
+    {
+      field: 'app',
+      message:
+        'must be at most 255 characters in Unicode NFC, the form names are stored in (got 765)',
+    },
+  ])
+  // 85 grow to exactly 255: stored, listed under the name the API returns, and an incident can
+  // name the application.
+  const fits = GROWS.repeat(85)
+  expect((await h.post(validDeployment({ app: fits, version: 'fits' }))).status).toBe(202)
+  await h.drain()
+  const listed = await h.get(`/v1/deployments?app=${encodeURIComponent(fits)}`, { key: admin })
+  expect(listed.status).toBe(200)
+  const [stored] = (await listed.json()).data
+  expect([...stored.app].length).toBe(255)
+  const again = await h.get(`/v1/deployments?app=${encodeURIComponent(stored.app)}`, { key: admin })
+  expect((await again.json()).data).toHaveLength(1)
+  const incidentKey = (
+    await issueApiKey(h.sql, { workspace: 'acme', name: 'incidents', scopes: ['incidents:write'] })
+  ).key
+  const incident = await h.send('POST', '/v1/incidents', {
+    key: incidentKey,
+    body: { environment: 'production', app: stored.app, title: 'A long name' },
+  })
+  expect(incident.status).toBe(201)
+  // A query parameter that grows past its limit is refused the same way, not matched.
+  const filter = await h.get(`/v1/deployments?app=${encodeURIComponent(tooLong.slice(0, 86))}`, {
+    key: admin,
+  })
+  expect(filter.status).toBe(422)
+})
