@@ -52,7 +52,7 @@ export const problems = {
       413,
       'body-too-large',
       'Content Too Large',
-      `The request body is larger than ${maxBytes} bytes; a deployment fits in far less.`,
+      `The request body is larger than ${maxBytes} bytes, the most this endpoint takes.`,
     ),
   bodyUnreadable: () =>
     new HttpProblem(
