@@ -76,12 +76,14 @@ export async function sendCommits(
     if (!previous) {
       const capped = collected.truncated ? ` (the newest ${FIRST_HISTORY}: there are more)` : ''
       output.out(
-        `No earlier deployment of this app here: sent the ${count} commits of its history${capped}, in case one arrives later.`,
+        `No earlier deployment of this app here: sent ${count === 1 ? 'the one commit' : `the ${count} commits`} of its history${capped}, in case one arrives later.`,
       )
       return 'first'
     }
     const capped = collected.truncated ? ' (the newest 5,000: there were more)' : ''
-    output.out(`Sent ${count} commits since ${previous.version}${capped}.`)
+    output.out(
+      `Sent ${count} ${count === 1 ? 'commit' : 'commits'} since ${previous.version}${capped}.`,
+    )
     return 'sent'
   } catch (error) {
     return missing(

@@ -1,8 +1,10 @@
 // Reads a drawn chart back for its tests: the tags, tooltips, axis labels and path vertices of
 // the SVG that trendChart returns.
-import { type TrendChartOptions, trendChart } from './chart.ts'
 
-const deployments = (value: number) => `${value} deployments`
+import { type TrendChartOptions, trendChart } from './chart.ts'
+import { counted } from './format.ts'
+
+const deployments = (value: number) => counted(value, 'deployment')
 
 /** A bar chart of `values` (deployments per week), with `options` overriding any default. */
 export function render(

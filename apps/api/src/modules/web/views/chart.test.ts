@@ -101,7 +101,7 @@ describe('trendChart', () => {
     const paths = tags(svg, 'path', 'chart-line')
     expect(paths).toHaveLength(2)
     expect(tags(svg, 'circle', 'chart-point')).toHaveLength(2)
-    expect(tooltips(svg)).toEqual(['w1: no data', 'w0: 1 deployments', 'w2: 2 deployments'])
+    expect(tooltips(svg)).toEqual(['w1: no data', 'w0: 1 deployment', 'w2: 2 deployments'])
 
     const split = render([3, 4, null, null, 5, 6, 7], { kind: 'line' })
     expect(tags(split, 'path', 'chart-line').map((path) => vertices(path.d ?? '').length)).toEqual([

@@ -3,7 +3,7 @@ import type { AuditEvent } from '@shiplog/schema/audit'
 import { commitList } from './commit-list.ts'
 import { marks } from './deployments.ts'
 import { errorSummary, type FormState, fieldError } from './form-fields.ts'
-import { utc } from './format.ts'
+import { counted, utc } from './format.ts'
 import { actorText, historySection } from './history.ts'
 import { bdi, type Html, html, isolate } from './html.ts'
 import { incidentForm } from './incident-form.ts'
@@ -103,7 +103,7 @@ ${deployment.description ? html`<dt>Note</dt><dd>${bdi(deployment.description)}<
 <dt>Recorded</dt><dd>${deployment.recordedAt ? utc(deployment.recordedAt) : '—'}</dd>
 ${replaced ? html`<dt>Replaced</dt><dd><a href="/ui/deployments/${replaced.id}">${bdi(replaced.version)}</a> <span class="muted">of ${utc(replaced.deployedAt)}</span></dd>` : ''}
 ${deployment.duplicateOf ? html`<dt>Repeats</dt><dd><a href="/ui/deployments/${deployment.duplicateOf}">an earlier delivery</a></dd>` : ''}
-${deployment.failure ? html`<dt>Not recorded</dt><dd>${bdi(deployment.failure.reason)} (${deployment.failure.attempts} attempts)</dd>` : ''}
+${deployment.failure ? html`<dt>Not recorded</dt><dd>${bdi(deployment.failure.reason)} (${counted(deployment.failure.attempts, 'attempt')})</dd>` : ''}
 ${deployment.voided ? html`<dt>Voided</dt><dd>${utc(deployment.voided.at)}${voidedBy(deployment.voided, history)}${deployment.voided.reason ? html`: ${bdi(deployment.voided.reason)}` : ''}</dd>` : ''}
 </dl>
 ${incidentSection(options)}

@@ -6,7 +6,7 @@ import {
   doraUrl,
   SORTS,
 } from './dora-selection.ts'
-import { duration, percent } from './format.ts'
+import { counted, duration, percent } from './format.ts'
 import { bdi, type Html, html } from './html.ts'
 
 /** One application's five keys over the window. */
@@ -84,7 +84,7 @@ function row(entry: ApplicationFigures, selection: DoraSelection): Html {
   return html`<tr>
 <th scope="row"><a href="${doraUrl(selection, { app: entry.app, allApplications: false })}">${bdi(entry.app)}</a><br><span class="muted">${bdi(entry.repository)}</span></th>
 <td class="num">${f.deploymentFrequency.deployments}<br><span class="muted">${f.deploymentFrequency.perDay.toFixed(2)} / day</span></td>
-<td class="num">${duration(f.changeLeadTime.medianSeconds)}<br><span class="muted">${f.changeLeadTime.commits} commits</span></td>
+<td class="num">${duration(f.changeLeadTime.medianSeconds)}<br><span class="muted">${counted(f.changeLeadTime.commits, 'commit')}</span></td>
 <td class="num">${percent(f.changeFailRate.ratio)}<br><span class="muted">${f.changeFailRate.failed} of ${f.changeFailRate.deployments}</span></td>
 <td class="num">${duration(f.failedDeploymentRecoveryTime.medianSeconds)}<br><span class="muted">${f.failedDeploymentRecoveryTime.open} open</span></td>
 <td class="num">${percent(f.deploymentReworkRate.ratio)}<br><span class="muted">${f.deploymentReworkRate.rework} of ${f.deploymentReworkRate.deployments}</span></td>

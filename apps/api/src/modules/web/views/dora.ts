@@ -10,7 +10,7 @@ import {
   seriesCsv,
 } from './dora-links.ts'
 import { type DoraSelection, defaultOrder, RANGE_LABELS, RANGES } from './dora-selection.ts'
-import { duration, durationAxisTop, percent, utc } from './format.ts'
+import { counted, duration, durationAxisTop, percent, utc } from './format.ts'
 import { bdi, type Html, html } from './html.ts'
 import type { PageContent } from './layout.ts'
 
@@ -40,10 +40,10 @@ const KEYS: Key[] = [
     title: 'Deployment frequency',
     figure: (f) => `${f.deploymentFrequency.perDay.toFixed(2)} / day`,
     detail: (f, rows) =>
-      rows.list(LIST_FILTERS.deployments, `${f.deploymentFrequency.deployments} deployments`),
+      rows.list(LIST_FILTERS.deployments, counted(f.deploymentFrequency.deployments, 'deployment')),
     value: (f) => f.deploymentFrequency.deployments,
     kind: 'bars',
-    format: (v) => `${Math.round(v)} deployments`,
+    format: (v) => counted(Math.round(v), 'deployment'),
     definition:
       'Recorded deployments to the environment in the window (voided ones left out), per day.',
   },
@@ -52,7 +52,7 @@ const KEYS: Key[] = [
     title: 'Change lead time',
     figure: (f) => duration(f.changeLeadTime.medianSeconds),
     detail: (f, rows) =>
-      html`median of ${rows.commits(`${f.changeLeadTime.commits} commits`)}; 90th percentile ${duration(f.changeLeadTime.p90Seconds)}`,
+      html`median of ${rows.commits(counted(f.changeLeadTime.commits, 'commit'))}; 90th percentile ${duration(f.changeLeadTime.p90Seconds)}`,
     value: (f) => f.changeLeadTime.medianSeconds,
     kind: 'line',
     format: (v) => duration(v),
@@ -65,7 +65,7 @@ const KEYS: Key[] = [
     title: 'Change fail rate',
     figure: (f) => percent(f.changeFailRate.ratio),
     detail: (f, rows) =>
-      html`${rows.list(LIST_FILTERS.failedChanges, `${f.changeFailRate.failed} failed`)} of ${rows.list(LIST_FILTERS.changes, `${f.changeFailRate.deployments} changes`)}`,
+      html`${rows.list(LIST_FILTERS.failedChanges, `${f.changeFailRate.failed} failed`)} of ${rows.list(LIST_FILTERS.changes, counted(f.changeFailRate.deployments, 'change'))}`,
     value: (f) => f.changeFailRate.ratio,
     kind: 'line',
     format: (v) => percent(v),
@@ -78,7 +78,7 @@ const KEYS: Key[] = [
     figure: (f) => duration(f.failedDeploymentRecoveryTime.medianSeconds),
     detail: (f, rows) => {
       const { recoveries, open } = f.failedDeploymentRecoveryTime
-      return html`median of ${recoveries} recoveries; ${open} not recovered (${rows.list(LIST_FILTERS.failed, `${recoveries + open} failed deployments`)})`
+      return html`median of ${counted(recoveries, 'recovery', 'recoveries')}; ${open} not recovered (${rows.list(LIST_FILTERS.failed, counted(recoveries + open, 'failed deployment'))})`
     },
     value: (f) => f.failedDeploymentRecoveryTime.medianSeconds,
     kind: 'line',
@@ -92,7 +92,7 @@ const KEYS: Key[] = [
     title: 'Deployment rework rate',
     figure: (f) => percent(f.deploymentReworkRate.ratio),
     detail: (f, rows) =>
-      html`${rows.list(LIST_FILTERS.rework, `${f.deploymentReworkRate.rework} rework`)} of ${rows.list(LIST_FILTERS.deployments, `${f.deploymentReworkRate.deployments} deployments`)}`,
+      html`${rows.list(LIST_FILTERS.rework, `${f.deploymentReworkRate.rework} rework`)} of ${rows.list(LIST_FILTERS.deployments, counted(f.deploymentReworkRate.deployments, 'deployment'))}`,
     value: (f) => f.deploymentReworkRate.ratio,
     kind: 'line',
     format: (v) => percent(v),

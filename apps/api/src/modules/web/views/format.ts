@@ -1,6 +1,11 @@
 // How the pages write times, durations and ratios. Times are UTC, written as the API writes them
 // minus the milliseconds, so what a page shows can be searched for in the API's answers.
 
+/** `1 commit`, `2 commits`, `0 commits`: a count with its noun as English writes it. */
+export function counted(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`
+}
+
 /** `2026-05-04 10:00 UTC` from an RFC 3339 instant. */
 export function utc(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`

@@ -1,7 +1,7 @@
 import { SOURCES } from '@shiplog/integrations/interpret'
 import type { Integration, IntegrationDelivery } from '@shiplog/schema/integration'
 import { errorSummary, type FormState, fieldError } from './form-fields.ts'
-import { utc } from './format.ts'
+import { counted, utc } from './format.ts'
 import { bdi, type Html, html, isolate } from './html.ts'
 import type { PageContent, Viewer } from './layout.ts'
 
@@ -22,7 +22,7 @@ function details(delivery: IntegrationDelivery): Html {
   const parts = [
     delivery.reason ? bdi(delivery.reason) : '',
     deploymentId ? html`<a href="/ui/deployments/${deploymentId}">the deployment</a>` : '',
-    delivery.commits === null ? '' : html`${delivery.commits} commits`,
+    delivery.commits === null ? '' : counted(delivery.commits, 'commit'),
     delivery.duplicateOf ? html`repeats <code>${delivery.duplicateOf}</code>` : '',
   ].filter((part) => part !== '')
   return parts.length === 0

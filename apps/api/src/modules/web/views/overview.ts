@@ -1,5 +1,5 @@
 import { firstDeploymentSteps } from './first-visit.ts'
-import { age, utc } from './format.ts'
+import { age, counted, utc } from './format.ts'
 import { bdi, type Html, html } from './html.ts'
 import type { PageContent } from './layout.ts'
 import type { OverviewColumn, OverviewRow, Waiting } from './overview-rows.ts'
@@ -13,9 +13,12 @@ function waitingLine(row: OverviewRow): Html | string {
   const count =
     waiting.commits === undefined
       ? 'compare'
-      : waiting.commits === 0 && waiting.complete
-        ? 'nothing waiting'
-        : `${waiting.complete ? '' : 'at least '}${waiting.commits} ${waiting.commits === 1 ? 'commit' : 'commits'} waiting`
+      : waiting.commits === 0
+        ? // Nothing listed but lists missing: "at least 0" would read as a count.
+          waiting.complete
+          ? 'nothing waiting'
+          : 'compare (not every deployment sent its commits)'
+        : `${waiting.complete ? '' : 'at least '}${counted(waiting.commits, 'commit')} waiting`
   return html`<br><a class="waiting" href="${compareUrl(row, waiting)}">${waiting.from} → ${waiting.to}: ${count}</a>`
 }
 
@@ -65,7 +68,7 @@ ${
   empty
     ? html`<p>No deployment recorded${options.repository ? html` for ${bdi(options.repository)}` : ''} yet.</p>`
     : html`<div class="table-scroll"><table>
-<caption class="muted">${rows.length} applications, newest deployment first; environments in pipeline order</caption>
+<caption class="muted">${counted(rows.length, 'application')}, newest deployment first; environments in pipeline order</caption>
 <thead><tr><th scope="col">Application</th>${columns.map(
         (column) =>
           html`<th scope="col">${bdi(column.name)} ${badges([
