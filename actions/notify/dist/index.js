@@ -3722,11 +3722,19 @@ function refusedCodePoint(name) {
   const found = REFUSED.exec(name);
   return found === null ? undefined : found[0].codePointAt(0);
 }
-function checkName(text) {
+function checkName(text, maxLength) {
   const refused = refusedCodePoint(text);
-  if (refused === undefined)
-    return text.normalize("NFC");
-  return invalid(`must not contain ${describeCodePoint(refused)}: ${whyRefused(refused)}, so two names could look the same; remove it`);
+  if (refused !== undefined) {
+    return invalid(`must not contain ${describeCodePoint(refused)}: ${whyRefused(refused)}, so two names could look the same; remove it`);
+  }
+  const normalized = text.normalize("NFC");
+  if (maxLength !== undefined && normalized.length > maxLength) {
+    const length = codePointLength(normalized);
+    if (length > maxLength) {
+      return invalid(`must be at most ${maxLength} characters in Unicode NFC, the form names are stored in (got ${length})`);
+    }
+  }
+  return normalized;
 }
 var EMPTY_KEY_NAME = invalid("must not be empty: name the key after who or what uses it");
 
@@ -4527,12 +4535,12 @@ var FORMAT_RULES = {
   },
   monorepoPath
 };
-function ruleOf(name, format) {
+function ruleOf(name, format, maxLength) {
   const own = FORMAT_RULES[name];
   if (format !== "name")
     return own;
   return (trimmed, nowMicros) => {
-    const named = FORMATS.name(trimmed);
+    const named = checkName(trimmed, maxLength);
     if (isInvalid(named) || own === undefined)
       return named;
     return own(named, nowMicros);
@@ -4543,7 +4551,7 @@ var FIELDS = Object.entries(DeploymentInput.properties).map(([name, schema]) => 
   name,
   required: REQUIRED.has(name),
   maxLength: schema.maxLength,
-  rule: ruleOf(name, schema.format)
+  rule: ruleOf(name, schema.format, schema.maxLength)
 }));
 var KNOWN_NAMES = FIELDS.map((f) => f.name);
 var KNOWN = new Set(KNOWN_NAMES);
@@ -5233,11 +5241,11 @@ async function sendCommits(plan, created, client, output, git) {
     const count = collected.commits.length;
     if (!previous) {
       const capped = collected.truncated ? ` (the newest ${FIRST_HISTORY}: there are more)` : "";
-      output.out(`No earlier deployment of this app here: sent the ${count} commits of its history${capped}, in case one arrives later.`);
+      output.out(`No earlier deployment of this app here: sent ${count === 1 ? "the one commit" : `the ${count} commits`} of its history${capped}, in case one arrives later.`);
       return "first";
     }
     const capped = collected.truncated ? " (the newest 5,000: there were more)" : "";
-    output.out(`Sent ${count} commits since ${previous.version}${capped}.`);
+    output.out(`Sent ${count} ${count === 1 ? "commit" : "commits"} since ${previous.version}${capped}.`);
     return "sent";
   } catch (error) {
     return missing(`the commits were not sent: ${error instanceof Error ? error.message : String(error)}`);
