@@ -9,6 +9,9 @@ export interface BodyLimits {
 }
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i
+
+/** Whether a Content-Type names JSON: `application/json` or any `application/*+json`. */
+export const isJsonContentType = (contentType: string | null) => JSON_TYPE.test(contentType ?? '')
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i
 const UTF8 = /^utf-?8$/i
 
@@ -32,7 +35,7 @@ export async function readJsonBody(
   const declared = Number(request.headers.get('content-length') ?? Number.NaN)
   if (declared > limits.maxBytes) throw problems.bodyTooLarge(limits.maxBytes)
   const contentType = request.headers.get('content-type') ?? ''
-  if (!JSON_TYPE.test(contentType)) {
+  if (!isJsonContentType(contentType)) {
     throw notJson(
       `must be sent with Content-Type: application/json (got "${contentType || 'none'}")`,
       expected,

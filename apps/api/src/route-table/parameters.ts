@@ -1,4 +1,4 @@
-import { type ParameterSource, parseParameters } from '@shiplog/schema'
+import { type FieldError, type ParameterSource, parseParameters } from '@shiplog/schema'
 import type { Static, TObject } from '@sinclair/typebox'
 import { problems } from '../kernel/problems.ts'
 
@@ -20,26 +20,28 @@ export function queryOf<T extends TObject>(schema: T, request: Request): Static<
   return parsed(schema, url.searchParams)
 }
 
+/** `text` of a query string decoded (`+` as a space), or undefined if it is not UTF-8. */
+function decodedOrUndefined(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '))
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The parameters whose percent-encoding is not UTF-8 (`?app=%ff%fe`): URLSearchParams would turn
  * them into U+FFFD and filter on a name nobody sent, so they are refused, each by its name.
  */
-function misencodedParameters(search: string): { field: string; message: string }[] {
+function misencodedParameters(search: string): FieldError[] {
   if (!search.includes('%')) return []
-  const errors: { field: string; message: string }[] = []
+  const errors: FieldError[] = []
   for (const pair of search.slice(1).split('&')) {
     const [name = '', value = ''] = pair.split(/=(.*)/s)
-    const decodes = (text: string) => {
-      try {
-        decodeURIComponent(text.replaceAll('+', ' '))
-        return true
-      } catch {
-        return false
-      }
-    }
-    if (decodes(name) && decodes(value)) continue
+    const decodedName = decodedOrUndefined(name)
+    if (decodedName !== undefined && decodedOrUndefined(value) !== undefined) continue
     errors.push({
-      field: decodes(name) ? decodeURIComponent(name.replaceAll('+', ' ')) : name,
+      field: decodedName ?? name,
       message: 'is not percent-encoded UTF-8: encode the text as UTF-8 before escaping it',
     })
   }

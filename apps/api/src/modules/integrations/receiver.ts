@@ -18,7 +18,7 @@ import { PING } from '@shiplog/integrations/interpret'
 import { Elysia } from 'elysia'
 import { HttpProblem, problems } from '../../kernel/problems.ts'
 import { AddressLimiter } from '../../plugins/rate-limit/address-limiter.ts'
-import { readBounded } from '../../route-table/json-body.ts'
+import { isJsonContentType, readBounded } from '../../route-table/json-body.ts'
 import { provesSecret } from './credentials.ts'
 import type { IntegrationDirectory } from './directory.ts'
 import type { Sealer } from './sealing.ts'
@@ -46,8 +46,6 @@ const UNSTORED_HEADERS = new Set([
   'x-hub-signature',
   'x-hub-signature-256',
 ])
-
-const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -183,7 +181,7 @@ export class Receiver {
     }
     // The worker parses the body: here it need only look like JSON's bytes, UTF-8 with no raw NUL
     // (JSON writes \u0000), so a form or a binary body is refused while the sender can see why.
-    if (!JSON_TYPE.test(headers.get('content-type') ?? '') || !isUtf8(bytes) || bytes.includes(0)) {
+    if (!isJsonContentType(headers.get('content-type')) || !isUtf8(bytes) || bytes.includes(0)) {
       throw await refuse(
         new HttpProblem(
           400,

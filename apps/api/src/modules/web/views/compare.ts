@@ -1,6 +1,6 @@
 import type { Comparison } from '@shiplog/schema'
 import { commitList } from './commit-list.ts'
-import { utc } from './format.ts'
+import { counted, utc } from './format.ts'
 import { type Html, html } from './html.ts'
 import type { PageContent } from './layout.ts'
 
@@ -44,7 +44,7 @@ ${side(`${from.environment} runs`, from)}
 ${side(`${to.environment} runs`, to)}
 </dl>
 ${comparison.reason ? html`<p class="notice" role="status"><strong>Incomplete:</strong> ${comparison.reason}</p>` : ''}
-<h2>${commits.length === 0 ? 'Nothing waits' : `${commits.length} ${commits.length === 1 ? 'commit waits' : 'commits wait'}`}</h2>
+<h2>${commits.length === 0 ? 'Nothing waits' : counted(commits.length, 'commit waits', 'commits wait')}</h2>
 ${
   commits.length === 0
     ? html`<p>${to.environment} has every commit ${from.environment} delivered${comparison.complete ? '' : ' that a commit list names'}.</p>`

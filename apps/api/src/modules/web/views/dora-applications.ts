@@ -101,7 +101,7 @@ export function applicationsTable(rows: ApplicationFigures[], selection: DoraSel
 ${
   rows.length === 0
     ? html`<p>No application deployed in this window.</p>`
-    : html`<p class="muted">${rows.length === 1 ? '1 application' : `${rows.length} applications`} deployed in the window, by ${SORT_NAMES[selection.sort]}${selection.sort === 'app' ? (selection.order === 'asc' ? ', A to Z' : ', Z to A') : `, ${direction}`}.${
+    : html`<p class="muted">${counted(rows.length, 'application')} deployed in the window, by ${SORT_NAMES[selection.sort]}${selection.sort === 'app' ? (selection.order === 'asc' ? ', A to Z' : ', Z to A') : `, ${direction}`}.${
         shown.length < sorted.length
           ? html` <a href="${doraUrl(selection, { allApplications: true })}">Show all ${sorted.length}</a>`
           : ''
