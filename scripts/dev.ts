@@ -82,17 +82,37 @@ const env = {
 const children = new Map<string, ChildProcess>()
 let stopping = false
 
-function start(name: 'api' | 'worker', entry: string) {
-  const child = spawn('bun', [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+// A worker that dies is started again, later each time it dies soon after starting, so a worker
+// that cannot start does not spin: jobs wait in the queue meanwhile, and the API keeps accepting.
+const WORKER_RESTART_MS = { first: 1_000, max: 30_000, stable: 60_000 }
+let workerRestartMs = WORKER_RESTART_MS.first
+
+const ENTRIES = { api: 'apps/api/src/main.ts', worker: 'apps/worker/src/main.ts' } as const
+
+function start(name: keyof typeof ENTRIES) {
+  const startedAt = Date.now()
+  const child = spawn('bun', [ENTRIES[name]], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  say('dev', `${name} started (pid ${child.pid})`)
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => say(name, pretty(line)))
   }
   child.on('exit', (code, signal) => {
     children.delete(name)
-    if (!stopping) {
-      say('dev', `${name} exited (${signal ?? code}); stopping`)
+    if (stopping) return
+    if (name === 'api') {
+      say('dev', `api exited (${signal ?? code}); stopping`)
       void stop(1)
+      return
     }
+    if (Date.now() - startedAt > WORKER_RESTART_MS.stable) workerRestartMs = WORKER_RESTART_MS.first
+    say(
+      'dev',
+      `worker exited (${signal ?? code}); starting it again in ${workerRestartMs / 1000} s. The API keeps accepting; deployments wait in the queue until then.`,
+    )
+    setTimeout(() => {
+      if (!stopping) start('worker')
+    }, workerRestartMs)
+    workerRestartMs = Math.min(workerRestartMs * 2, WORKER_RESTART_MS.max)
   })
   children.set(name, child)
 }
@@ -114,8 +134,8 @@ process.removeAllListeners('SIGTERM')
 process.on('SIGINT', () => void stop(0))
 process.on('SIGTERM', () => void stop(0))
 
-start('api', 'apps/api/src/main.ts')
-start('worker', 'apps/worker/src/main.ts')
+start('api')
+start('worker')
 
 for (let attempt = 0; attempt < 100; attempt++) {
   const ready = await fetch(`${base}/readyz`).then(

@@ -3458,6 +3458,7 @@ function createShiplogClient(options) {
     },
     getDeployment,
     receiptUrl,
+    pageUrl: (id) => endpoint({ method: "GET", path: `ui/deployments/${encodeURIComponent(id)}` }).href,
     async listDeployments(query = {}) {
       const response = await send({
         method: "GET",
@@ -3676,6 +3677,9 @@ function checkText(raw, maxLength) {
 }
 
 // packages/schema/src/names.ts
+function nameKey(name) {
+  return name.normalize("NFC").toLowerCase();
+}
 var REFUSED = /[\p{Default_Ignorable_Code_Point}\u0080-\u009f\u2028\u2029]/u;
 var BIDI_CONTROLS = {
   "061C": "ARABIC LETTER MARK",
@@ -3722,7 +3726,43 @@ function refusedCodePoint(name) {
   const found = REFUSED.exec(name);
   return found === null ? undefined : found[0].codePointAt(0);
 }
-function checkName(text, maxLength) {
+function caseFolded(text) {
+  for (let folded = text;; ) {
+    const next = folded.normalize("NFKC").toUpperCase().toLowerCase().normalize("NFKC").replace(/i\u0307/g, "i");
+    if (next === folded)
+      return next;
+    folded = next;
+  }
+}
+var PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+function firstLookAlike(name) {
+  let prefix = "";
+  for (const character of name) {
+    prefix += character;
+    if (caseFolded(prefix) !== nameKey(prefix))
+      return character;
+  }
+  return [...name].at(-1) ?? "";
+}
+var STRAY_MARK = /(?:^|[^\p{L}\p{N}\p{M}])(\p{M})/u;
+function lookAlikeProblem(name) {
+  if (PRINTABLE_ASCII.test(name))
+    return;
+  const stray = STRAY_MARK.exec(name)?.[1];
+  if (stray !== undefined) {
+    const described = describeCodePoint(stray.codePointAt(0));
+    return `must not contain ${described} on its own: a combining mark must follow the letter it marks`;
+  }
+  const folded = caseFolded(name);
+  if (folded === nameKey(name))
+    return;
+  const culprit = firstLookAlike(name);
+  const described = `${describeCodePoint(culprit.codePointAt(0))} (${culprit})`;
+  const why = `must not contain ${described}: names are matched ignoring case, and this one would be apart from "${folded}", which reads the same`;
+  const writable = folded !== "" && folded.trim() === folded && refusedCodePoint(folded) === undefined && !STRAY_MARK.test(folded);
+  return writable ? `${why}; write it "${folded}", in any case` : `${why}; remove it`;
+}
+function checkPrintableName(text, maxLength) {
   const refused = refusedCodePoint(text);
   if (refused !== undefined) {
     return invalid(`must not contain ${describeCodePoint(refused)}: ${whyRefused(refused)}, so two names could look the same; remove it`);
@@ -3735,6 +3775,13 @@ function checkName(text, maxLength) {
     }
   }
   return normalized;
+}
+function checkName(text, maxLength) {
+  const printable = checkPrintableName(text, maxLength);
+  if (isInvalid(printable))
+    return printable;
+  const lookAlike = lookAlikeProblem(printable);
+  return lookAlike === undefined ? printable : invalid(lookAlike);
 }
 var EMPTY_KEY_NAME = invalid("must not be empty: name the key after who or what uses it");
 
@@ -5193,6 +5240,10 @@ function warn(output, message) {
     output.err(`warning: ${message}`);
 }
 
+// packages/client/src/read-scope.ts
+var lacksScope = (error) => error instanceof ShiplogError && error.status === 403;
+var KEY_WITH_READ = "use a key with the read scope as well (bun run keys create --scope deployments:write --scope read)";
+
 // packages/client/src/notify-commits.ts
 async function sendCommits(plan, created, client, output, git) {
   const { app, environment, repositoryFullName, commitHash, monorepoPath } = plan.input;
@@ -5248,6 +5299,9 @@ async function sendCommits(plan, created, client, output, git) {
     output.out(`Sent ${count} ${count === 1 ? "commit" : "commits"} since ${previous.version}${capped}.`);
     return "sent";
   } catch (error) {
+    if (lacksScope(error)) {
+      return missing(`the commits were not sent: finding the deployment before this one needs the read scope, which this key has not got; ${KEY_WITH_READ}, or pass --no-commits`);
+    }
     return missing(`the commits were not sent: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
@@ -5336,14 +5390,20 @@ async function runNotify(plan, client, output, git) {
     const earlier = acceptance.kind === "earlier" ? ` (reported by an earlier run of this job, ${plan.rerun?.from}: nothing new recorded)` : "";
     output.out(`Deployment ${created.id} accepted: ${app} ${version} to ${environment}${earlier}`);
     output.out(created.location);
+    output.out(`Its page: ${client.pageUrl(created.id)}`);
     output.accepted?.(created);
+    const followReceipt = (option) => client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs }).catch((error) => {
+      if (!lacksScope(error))
+        throw error;
+      throw new UsageError(`deployment ${created.id} is accepted, but ${option} needs the read scope to follow its receipt, which this key has not got; ${KEY_WITH_READ}`);
+    });
     let commits;
     if (plan.commits) {
       commits = await sendCommits(plan, created, client, output, git ?? await localCheckout());
     }
     let recorded;
     if (plan.fixes !== undefined) {
-      recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs });
+      recorded = await followReceipt("--fixes");
       const incident = await client.changeIncident(plan.fixes, {
         resolvedAt: recorded.deployedAt,
         fixedByDeploymentId: recorded.duplicateOf ?? recorded.id
@@ -5352,7 +5412,7 @@ async function runNotify(plan, client, output, git) {
     }
     if (plan.wait) {
       output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`);
-      recorded ??= await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs });
+      recorded ??= await followReceipt("--wait");
       const repeat = recorded.duplicateOf ? ` (a repeat of deployment ${recorded.duplicateOf})` : "";
       output.out(`Recorded at ${recorded.recordedAt}${repeat}`);
     }

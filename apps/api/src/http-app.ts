@@ -23,7 +23,7 @@ import type { BucketShape } from './plugins/rate-limit/token-bucket.ts'
 import { requestLog } from './plugins/request-log/index.ts'
 import type { BodyLimits } from './route-table/json-body.ts'
 import { registerRoutes } from './route-table/register.ts'
-import { API_ROUTES } from './routes.ts'
+import { API_ROUTES, methodsAt } from './routes.ts'
 import type { ClientAddress } from './server/client-address.ts'
 
 /** Everything the HTTP app needs, built by `wiring.ts` (or a test). */
@@ -84,7 +84,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     new Elysia({ handler: { standardHostname: false } })
       .use(requestLog(deps.logRequests ? deps.log : undefined))
       .use(prometheus(deps.metrics))
-      .use(problemDetails(reportUnexpected))
+      .use(problemDetails(reportUnexpected, methodsAt))
       .use(healthRoutes(deps.readiness))
       .use(docsRoutes(API_ROUTES))
       // The CLI for pipelines: no key, no database.

@@ -67,3 +67,24 @@ export const OTHER_ROUTES: readonly OtherRoute[] = [
     for: 'pipelines: the SHA-256 of the CLI bundle, to pin or check it',
   },
 ]
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+
+// Each path of both tables as a pattern: `{id}` is one segment, a trailing `/*` any rest.
+const PATHS: { pattern: RegExp; method: string }[] = [
+  ...API_ROUTES.map(({ method, path }) => ({ method, path })),
+  ...OTHER_ROUTES,
+].map(({ method, path }) => {
+  const rest = path.endsWith('/*')
+  const stem = escapeRegExp(rest ? path.slice(0, -2) : path).replace(/\{\w+\}/g, '[^/]+')
+  return { method, pattern: new RegExp(`^${stem}${rest ? '(?:/.*)?' : ''}$`) }
+})
+
+/**
+ * The methods the app takes at `path`, from the route tables: empty for a path it does not know,
+ * or one that takes any method (so a wrong method there is a 404 of that route's own).
+ */
+export function methodsAt(path: string): string[] {
+  const methods = new Set(PATHS.filter(({ pattern }) => pattern.test(path)).map((p) => p.method))
+  return methods.has('*') ? [] : [...methods].sort()
+}

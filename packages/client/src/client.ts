@@ -70,6 +70,8 @@ export interface ShiplogClient {
   getDeployment(id: string): Promise<DeploymentStatus>
   /** The absolute URL of a deployment's receipt, under the base URL (its path prefix kept). */
   receiptUrl(id: string): string
+  /** The absolute URL of a deployment's dashboard page, for a person in a signed-in browser. */
+  pageUrl(id: string): string
   /** One page of deployments, newest `deployedAt` first: recorded ones unless `status` says. */
   listDeployments(query?: ListDeploymentsQuery): Promise<DeploymentPage>
   /** Polls until recorded; throws `DeploymentFailedError` or `DeploymentWaitTimeoutError`. */
@@ -187,6 +189,9 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
     getDeployment,
 
     receiptUrl,
+
+    pageUrl: (id) =>
+      endpoint({ method: 'GET', path: `ui/deployments/${encodeURIComponent(id)}` }).href,
 
     async listDeployments(query = {}) {
       const response = await send({

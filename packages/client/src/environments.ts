@@ -5,6 +5,7 @@ import type { ShiplogClient } from './client.ts'
 import { connection } from './incident-args.ts'
 import { describeError, exitCodeFor, type Output } from './notify.ts'
 import { given, UsageError } from './notify-args.ts'
+import { lacksScope } from './read-scope.ts'
 
 /** What `shiplog environments list` or `set` was asked to do, checked and ready to send. */
 export type EnvironmentsPlan = { url: string; apiKey: string } & (
@@ -109,7 +110,18 @@ export async function runEnvironments(
         `${placed.environment}: position ${placed.position}, ${placed.production ? '' : 'not '}production.`,
       )
     }
-    for (const environment of (await client.listEnvironments()).data) output.out(line(environment))
+    const listed = await client.listEnvironments().catch((error) => {
+      // The change asked for is made; only the list after it needs more than environments:write.
+      if (plan.command === 'set' && lacksScope(error)) return undefined
+      throw error
+    })
+    if (listed === undefined) {
+      output.out(
+        'The environments are not listed: that needs the read scope, which this key has not got.',
+      )
+      return 0
+    }
+    for (const environment of listed.data) output.out(line(environment))
     return 0
   } catch (error) {
     for (const message of describeError(error, FLAG_OF_FIELD, 'environments')) output.err(message)

@@ -5,6 +5,7 @@ import { type Checkout, checkoutState, originWebUrl } from './git-checkout.ts'
 import { collectCommits, FIRST_DEPLOYMENT_HISTORY } from './git-commits.ts'
 import type { NotifyPlan } from './notify-args.ts'
 import { type Output, warn } from './notify-output.ts'
+import { KEY_WITH_READ, lacksScope } from './read-scope.ts'
 
 /** What became of the commits: sent, a first deployment's history (or none), or missing (warned). */
 export type CommitsOutcome = 'sent' | 'first' | 'missing'
@@ -86,6 +87,11 @@ export async function sendCommits(
     )
     return 'sent'
   } catch (error) {
+    if (lacksScope(error)) {
+      return missing(
+        `the commits were not sent: finding the deployment before this one needs the read scope, which this key has not got; ${KEY_WITH_READ}, or pass --no-commits`,
+      )
+    }
     return missing(
       `the commits were not sent: ${error instanceof Error ? error.message : String(error)}`,
     )

@@ -67,11 +67,13 @@ test('prints the id and URL, then the exit code of what went wrong', async () =>
     waitUntilRecorded: async () => {
       throw new Error('Deployment abc was still queued after 1 s')
     },
+    pageUrl: (id: string) => `https://shiplog.example.com/ui/deployments/${id}`,
   } as unknown as ShiplogClient
   expect(await runNotify(WAITING_PLAN, client, output)).toBe(1)
   expect(lines).toEqual([
     'Deployment abc accepted: checkout 1.2.3 to production',
     'https://shiplog.example.com/v1/deployments/abc',
+    'Its page: https://shiplog.example.com/ui/deployments/abc',
     'Waiting up to 1 s for it to be recorded…',
     '! error: Deployment abc was still queued after 1 s',
   ])
@@ -86,6 +88,7 @@ test('hands the receipt to `accepted` as soon as the API accepts, before waiting
       events.push('wait')
       throw new Error('timed out')
     },
+    pageUrl: (id: string) => `https://shiplog.example.com/ui/deployments/${id}`,
   } as unknown as ShiplogClient
   const code = await runNotify(WAITING_PLAN, client, {
     out: () => {},
@@ -118,6 +121,7 @@ const rerunClient = (found: { id: string }[]) =>
     },
     listDeployments: async () => ({ data: found, nextCursor: null }),
     receiptUrl: (id: string) => `https://shiplog.example.com/v1/deployments/${id}`,
+    pageUrl: (id: string) => `https://shiplog.example.com/ui/deployments/${id}`,
   }) as unknown as ShiplogClient
 
 test('a re-run whose fields differ records nothing, names the first run, and exits 0', async () => {
@@ -130,6 +134,7 @@ test('a re-run whose fields differ records nothing, names the first run, and exi
   expect(lines).toEqual([
     'Deployment first accepted: checkout 1.2.3 to production (reported by an earlier run of this job, GITHUB_RUN_ID=7 GITHUB_JOB=deploy: nothing new recorded)',
     'https://shiplog.example.com/v1/deployments/first',
+    'Its page: https://shiplog.example.com/ui/deployments/first',
   ])
 
   lines.length = 0

@@ -7,6 +7,7 @@ import { type CommitsOutcome, sendCommits } from './notify-commits.ts'
 import type { Output } from './notify-output.ts'
 import { acceptDeployment } from './notify-rerun.ts'
 import { formatProblemLines } from './problem.ts'
+import { KEY_WITH_READ, lacksScope } from './read-scope.ts'
 
 export type { Output } from './notify-output.ts'
 
@@ -77,7 +78,16 @@ export async function runNotify(
         : ''
     output.out(`Deployment ${created.id} accepted: ${app} ${version} to ${environment}${earlier}`)
     output.out(created.location)
+    // The receipt answers a key, not a browser: a person following the log opens the page.
+    output.out(`Its page: ${client.pageUrl(created.id)}`)
     output.accepted?.(created)
+    const followReceipt = (option: string) =>
+      client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs }).catch((error) => {
+        if (!lacksScope(error)) throw error
+        throw new UsageError(
+          `deployment ${created.id} is accepted, but ${option} needs the read scope to follow its receipt, which this key has not got; ${KEY_WITH_READ}`,
+        )
+      })
     let commits: CommitsOutcome | undefined
     if (plan.commits) {
       commits = await sendCommits(plan, created, client, output, git ?? (await localCheckout()))
@@ -86,7 +96,7 @@ export async function runNotify(
     let recorded: DeploymentStatus | undefined
     if (plan.fixes !== undefined) {
       // The incident is resolved by a recorded deployment, at its deployedAt.
-      recorded = await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs })
+      recorded = await followReceipt('--fixes')
       const incident = await client.changeIncident(plan.fixes, {
         resolvedAt: recorded.deployedAt,
         fixedByDeploymentId: recorded.duplicateOf ?? recorded.id,
@@ -95,7 +105,7 @@ export async function runNotify(
     }
     if (plan.wait) {
       output.out(`Waiting up to ${plan.timeoutMs / 1000} s for it to be recorded…`)
-      recorded ??= await client.waitUntilRecorded(created.id, { timeoutMs: plan.timeoutMs })
+      recorded ??= await followReceipt('--wait')
       const repeat = recorded.duplicateOf ? ` (a repeat of deployment ${recorded.duplicateOf})` : ''
       output.out(`Recorded at ${recorded.recordedAt}${repeat}`)
     }

@@ -82,12 +82,13 @@ test('notify --wait in GitHub Actions: recorded with the commit, repository and 
     GITHUB_ACTIONS,
   )
   expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' })
-  const [accepted, url, first, waiting, recorded] = run.stdout.trimEnd().split('\n')
+  const [accepted, url, pageLine, first, waiting, recorded] = run.stdout.trimEnd().split('\n')
   const id = /^Deployment (\S+) accepted: storefront v2\.0\.0 to production$/.exec(
     accepted ?? '',
   )?.[1]
   expect(id).toBeDefined()
   expect(url).toBe(`${live.url}/v1/deployments/${id}`)
+  expect(pageLine).toBe(`Its page: ${live.url}/ui/deployments/${id}`)
   // The suite's own checkout does not have the commit: a first deployment sends no history then.
   expect(first).toBe(
     `The first deployment of this app here: commit ${SHA.slice(0, 12)} is not in this checkout, so no history was sent.`,

@@ -19,6 +19,24 @@ const shiplog = (args: string[], env: Record<string, string>) =>
     env: { ...inherited, NO_COLOR: '1', ...env },
   })
 
+/** `shiplog notify` of checkout v1 to `environment`, in GitHub Actions, with `key`. */
+const notify = (key: string, environment: string, extra: string[] = []) =>
+  shiplog(
+    [
+      'notify',
+      '--url',
+      live.url,
+      '--app',
+      'checkout',
+      '--environment',
+      environment,
+      '--version',
+      'v1',
+      ...extra,
+    ],
+    { ...GITHUB_ACTIONS, SHIPLOG_API_KEY: key },
+  )
+
 const GITHUB_ACTIONS = {
   GITHUB_ACTIONS: 'true',
   GITHUB_SHA: '9fceb02d0ae598e95dc970b74767f19372d61af8',
@@ -32,21 +50,7 @@ test('environments list shows the pipeline order; environments set moves one (an
     scopes: ['deployments:write', 'read', 'environments:write'],
   })
   for (const environment of ['production', 'staging', 'perf']) {
-    const deployed = await shiplog(
-      [
-        'notify',
-        '--url',
-        live.url,
-        '--app',
-        'checkout',
-        '--environment',
-        environment,
-        '--version',
-        'v1',
-        '--wait',
-      ],
-      { ...GITHUB_ACTIONS, SHIPLOG_API_KEY: ops },
-    )
+    const deployed = await notify(ops, environment, ['--wait'])
     expect(deployed.code).toBe(0)
   }
   const env = { SHIPLOG_URL: live.url, SHIPLOG_API_KEY: ops }
@@ -83,4 +87,38 @@ test('environments list shows the pipeline order; environments set moves one (an
     code: 2,
     stderr: 'error: --position must be a whole number from 0 to 1000, got first',
   })
+})
+
+test('scopes: environments set with an environments:write-only key applies the change and exits 0; notify with a deployments:write-only key says what --wait and the commits need', async () => {
+  const workspace = 'cli-scopes'
+  const ops = await live.createKey({ workspace, scopes: ['deployments:write', 'read'] })
+  expect((await notify(ops, 'perf', ['--wait', '--no-commits'])).code).toBe(0)
+
+  const placer = await live.createKey({ workspace, scopes: ['environments:write'] })
+  const placed = await shiplog(['environments', 'set', 'perf', '--position', '5'], {
+    SHIPLOG_URL: live.url,
+    SHIPLOG_API_KEY: placer,
+  })
+  expect({ code: placed.code, stderr: placed.stderr }).toEqual({ code: 0, stderr: '' })
+  expect(placed.stdout.split('\n').filter(Boolean)).toEqual([
+    'perf: position 5, not production.',
+    'The environments are not listed: that needs the read scope, which this key has not got.',
+  ])
+  const listed = await shiplog(['environments', 'list'], {
+    SHIPLOG_URL: live.url,
+    SHIPLOG_API_KEY: ops,
+  })
+  expect(listed.stdout).toContain('   5              perf')
+
+  const writer = await live.createKey({ workspace, scopes: ['deployments:write'] })
+  const waited = await notify(writer, 'perf', ['--wait', '--no-commits'])
+  expect(waited.code).toBe(2)
+  expect(waited.stdout).toContain('accepted: checkout v1 to perf')
+  expect(waited.stderr).toContain('--wait needs the read scope to follow its receipt')
+  const withCommits = await notify(writer, 'perf')
+  expect(withCommits.code).toBe(0)
+  expect(withCommits.stderr).toContain(
+    'the commits were not sent: finding the deployment before this one needs the read scope',
+  )
+  expect(withCommits.stderr).toContain('or pass --no-commits')
 })

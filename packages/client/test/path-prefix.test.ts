@@ -20,7 +20,7 @@ afterAll(async () => {
   await live?.close()
 })
 
-test('behind a path prefix, the receipt URL the CLI prints answers 200', async () => {
+test('behind a path prefix, the receipt URL the CLI prints answers 200, and the page it prints sends a browser to sign in', async () => {
   const key = await live.createKey()
   const run = await runProcess(
     [
@@ -44,9 +44,16 @@ test('behind a path prefix, the receipt URL the CLI prints answers 200', async (
     { cwd: ROOT, env: { ...inherited, NO_COLOR: '1', SHIPLOG_API_KEY: key } },
   )
   expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' })
-  const [accepted, receipt = ''] = run.stdout.trimEnd().split('\n')
+  const [accepted, receipt = '', page = ''] = run.stdout.trimEnd().split('\n')
   const id = /^Deployment (\S+) accepted/.exec(accepted ?? '')?.[1]
   expect(receipt).toBe(`${proxy.url}/v1/deployments/${id}`)
+  // The receipt wants the key; the page is for a browser, which it sends to sign in.
+  expect(page).toBe(`Its page: ${proxy.url}/ui/deployments/${id}`)
+  const opened = await fetch(page.slice('Its page: '.length), { redirect: 'manual' })
+  expect({ status: opened.status, to: opened.headers.get('location') }).toEqual({
+    status: 303,
+    to: expect.stringContaining('/ui/sign-in'),
+  })
   const answer = await fetch(receipt, { headers: { authorization: `Bearer ${key}` } })
   expect(answer.status).toBe(200)
   expect((await answer.json()).id).toBe(id)

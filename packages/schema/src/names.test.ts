@@ -19,8 +19,10 @@ describe('checkName', () => {
       fc.property(anyText, (text) => {
         const checked = checkName(text)
         if (isInvalid(checked)) {
-          const refused = refusedCodePoint(text) as number
-          expect(checked.error).toContain(describeCodePoint(refused))
+          const refused = refusedCodePoint(text)
+          expect(checked.error).toContain(
+            refused === undefined ? 'must not contain U+' : describeCodePoint(refused),
+          )
           return
         }
         expect(checked).toBe(text.normalize('NFC'))
@@ -55,6 +57,73 @@ describe('checkName', () => {
     expect(checkName('a\u009bb')).toMatchObject({
       error: expect.stringContaining('U+009B: it is a control character'),
     })
+  })
+})
+
+// Letters that case or compatibility folding maps onto others, and marks on nothing, mixed with
+// any code point at all.
+const lookAlikeText = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('İ', 'ı', 'I', 'i', 'ß', 'SS', 'ẞ', 'ﬁ', 'ｐ', 'P', 'ς', 'σ', 'Σ', '²', 'ǅ'),
+    fc.constantFrom('\u0301', '\u0307', ' ', '-', 'e', 'é', 'K', '\u212A', 'Ω', '\u2126', 'ſ'),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  ),
+  maxLength: 8,
+})
+
+// What a person may type for the same name: another case, or another form of the same letters.
+const variantsOf = (text: string) => [
+  text.toUpperCase(),
+  text.toLowerCase(),
+  text.normalize('NFD'),
+  text.normalize('NFKC'),
+  text.normalize('NFKD'),
+]
+
+describe('look-alikes', () => {
+  test('property: two accepted names that read the same ignoring case or form are one name', () => {
+    fc.assert(
+      fc.property(lookAlikeText, (text) => {
+        const name = checkName(text)
+        if (isInvalid(name)) return
+        for (const variant of variantsOf(text)) {
+          const other = checkName(variant)
+          if (!isInvalid(other))
+            expect({ variant, key: nameKey(other) }).toEqual({ variant, key: nameKey(name) })
+        }
+      }),
+      { numRuns: 5000 },
+    )
+  })
+
+  test('property: a look-alike is refused with the name to write instead, which is accepted', () => {
+    fc.assert(
+      fc.property(lookAlikeText, (text) => {
+        const name = checkName(text)
+        if (!isInvalid(name)) {
+          expect(name).not.toMatch(/(?:^|[^\p{L}\p{N}\p{M}])\p{M}/u)
+          return
+        }
+        const suggested = /write it "(.*)", in any case$/su.exec(name.error)?.[1]
+        if (suggested === undefined) return
+        expect(checkName(suggested)).toBe(suggested)
+      }),
+      { numRuns: 5000 },
+    )
+  })
+
+  test('PRODUCTİON is refused naming the dotted İ, not kept apart from production', () => {
+    expect(checkName('PRODUCTİON')).toEqual({
+      error:
+        'must not contain U+0130 (İ): names are matched ignoring case, and this one would be apart from "production", which reads the same; write it "production", in any case',
+    })
+    expect(checkName('straße')).toMatchObject({ error: expect.stringContaining('"strasse"') })
+    expect(checkName('\u0301')).toEqual({
+      error: 'must not contain U+0301 on its own: a combining mark must follow the letter it marks',
+    })
+    for (const accepted of ['Production', 'STRASSE', 'Москва', 'ΟΔΟΣ', 'café', '東京', 'a-1'])
+      expect(checkName(accepted)).toBe(accepted)
   })
 })
 

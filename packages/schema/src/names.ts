@@ -75,6 +75,62 @@ export function refusedCodePoint(name: string): number | undefined {
   return found === null ? undefined : found[0].codePointAt(0)
 }
 
+// Names are matched ignoring case (nameKey). This is the text as full case folding and
+// compatibility folding see it: upper-cased then lower-cased (ß meets SS, ı meets I, ﬁ meets FI),
+// in NFKC (fullwidth and other compatibility forms meet their plain letters), with the dot that
+// İ leaves on an i dropped. A name whose key differs from it has a look-alike it would not match.
+function caseFolded(text: string): string {
+  // Until it settles: ẞ lower-cases to ß, which upper-cases to SS.
+  for (let folded = text; ; ) {
+    const next = folded
+      .normalize('NFKC')
+      .toUpperCase()
+      .toLowerCase()
+      .normalize('NFKC')
+      .replace(/i\u0307/g, 'i')
+    if (next === folded) return next
+    folded = next
+  }
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
+
+// The first code point at which `name`'s key parts from its case-folded form.
+function firstLookAlike(name: string): string {
+  let prefix = ''
+  for (const character of name) {
+    prefix += character
+    if (caseFolded(prefix) !== nameKey(prefix)) return character
+  }
+  return [...name].at(-1) ?? ''
+}
+
+// A combining mark (an accent) stands on the letter or digit before it; one on nothing, on a
+// space or on punctuation draws alone or over its neighbour.
+const STRAY_MARK = /(?:^|[^\p{L}\p{N}\p{M}])(\p{M})/u
+
+/** Why `name` (in NFC) could pass for another name, if it could. */
+function lookAlikeProblem(name: string): string | undefined {
+  if (PRINTABLE_ASCII.test(name)) return undefined
+  const stray = STRAY_MARK.exec(name)?.[1]
+  if (stray !== undefined) {
+    const described = describeCodePoint(stray.codePointAt(0) as number)
+    return `must not contain ${described} on its own: a combining mark must follow the letter it marks`
+  }
+  const folded = caseFolded(name)
+  if (folded === nameKey(name)) return undefined
+  const culprit = firstLookAlike(name)
+  const described = `${describeCodePoint(culprit.codePointAt(0) as number)} (${culprit})`
+  const why = `must not contain ${described}: names are matched ignoring case, and this one would be apart from "${folded}", which reads the same`
+  // Folding can leave what a name may not hold (a compatibility form unfolds to a space and marks).
+  const writable =
+    folded !== '' &&
+    folded.trim() === folded &&
+    refusedCodePoint(folded) === undefined &&
+    !STRAY_MARK.test(folded)
+  return writable ? `${why}; write it "${folded}", in any case` : `${why}; remove it`
+}
+
 /**
  * The rule every name follows (applications, environments, repositories, API keys), on every
  * write and every filter: no code point that is invisible or changes the direction of the text
@@ -82,7 +138,7 @@ export function refusedCodePoint(name: string): number | undefined {
  * in Unicode NFC (so `é` typed two ways is one name), at most `maxLength` code points in that
  * form. Takes text `checkText` has passed.
  */
-export function checkName(text: string, maxLength?: number): Outcome {
+function checkPrintableName(text: string, maxLength?: number): Outcome {
   const refused = refusedCodePoint(text)
   if (refused !== undefined) {
     return invalid(
@@ -103,6 +159,18 @@ export function checkName(text: string, maxLength?: number): Outcome {
   return normalized
 }
 
+/**
+ * The rule for the names matched ignoring case (applications, environments, repositories):
+ * `checkPrintableName`'s, and no look-alike that the match would keep apart (`PRODUCTİON`,
+ * `straße`, fullwidth letters, a combining mark on nothing).
+ */
+export function checkName(text: string, maxLength?: number): Outcome {
+  const printable = checkPrintableName(text, maxLength)
+  if (isInvalid(printable)) return printable
+  const lookAlike = lookAlikeProblem(printable)
+  return lookAlike === undefined ? printable : invalid(lookAlike)
+}
+
 /** The longest name of an API key: it is printed in lists and logs, on one line. */
 export const KEY_NAME_MAX_LENGTH = 100
 
@@ -115,5 +183,5 @@ const EMPTY_KEY_NAME = invalid('must not be empty: name the key after who or wha
 export function checkKeyName(raw: string): Outcome {
   const text = checkText(raw, KEY_NAME_MAX_LENGTH)
   if (isInvalid(text)) return text
-  return text === '' ? EMPTY_KEY_NAME : checkName(text, KEY_NAME_MAX_LENGTH)
+  return text === '' ? EMPTY_KEY_NAME : checkPrintableName(text, KEY_NAME_MAX_LENGTH)
 }

@@ -19,10 +19,15 @@ describe('repositoryFullName', () => {
     'owner//repo',
     'owner repo/x',
     'owner/re po',
-    'owner/repo\u00a0x',
-    'owner/repo\u3000x',
   ])('rejects %p', (value) => {
     expect(messageFor('repositoryFullName', value)).toBe('must look like owner/repo-name')
+  })
+  // A space other than U+0020 is a look-alike of one, refused first by the names rule.
+  test.each([
+    ['owner/repo\u00a0x', 'U+00A0'],
+    ['owner/repo\u3000x', 'U+3000'],
+  ])('rejects %p naming the space', (value, codePoint) => {
+    expect(messageFor('repositoryFullName', value)).toStartWith(`must not contain ${codePoint}`)
   })
 })
 

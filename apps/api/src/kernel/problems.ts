@@ -85,6 +85,15 @@ export const problems = {
       { 'Retry-After': '5' },
     ),
   notFound: (detail: string) => new HttpProblem(404, 'not-found', 'Not Found', detail),
+  methodNotAllowed: (method: string, allowed: readonly string[]) =>
+    new HttpProblem(
+      405,
+      'method-not-allowed',
+      'Method Not Allowed',
+      `This path does not take ${method}; it takes ${allowed.join(', ')}.`,
+      undefined,
+      { Allow: allowed.join(', ') },
+    ),
   conflict: (detail: string) => new HttpProblem(409, 'conflict', 'Conflict', detail),
   timeout: () =>
     new HttpProblem(

@@ -109,7 +109,13 @@ export async function readBounded(request: Request, limits: BodyLimits): Promise
     if (request.headers.has('content-length')) {
       return new Uint8Array(await Promise.race([request.arrayBuffer(), deadline]))
     }
-    return await readChunked(request.body, limits.maxBytes, deadline)
+    const bytes = await readChunked(request.body, limits.maxBytes, deadline)
+    // Bun hands a chunked body over before it parses what follows the last chunk: a trailer it
+    // refuses is answered 400 at the socket and aborts the request a tick later. That client was
+    // told 400 and will retry, so nothing it sent may be acted on.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    if (request.signal.aborted) throw problems.bodyUnreadable()
+    return bytes
   } finally {
     clearTimeout(timer)
   }

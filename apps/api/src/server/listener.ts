@@ -47,6 +47,15 @@ const deno = (globalThis as { Deno?: DenoNamespace }).Deno
 /** The runtime this process runs on, for logs. */
 export const runtime: 'bun' | 'deno' = deno ? 'deno' : 'bun'
 
+// Bun's own cap on a declared body, kept: every route's limit is lower, and a length past it is
+// refused here, before the route, with a problem body (Bun's own 413 would have none).
+const LARGEST_BODY_BYTES = 128 * 1024 * 1024
+
+function declaresTooLarge(request: Request): boolean {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN)
+  return declared > LARGEST_BODY_BYTES
+}
+
 // Seconds past the request deadline that its connection is kept, so the deadline's answer (or a
 // 408 for a stalled body) is always written before the idle timer could cut the connection.
 const ANSWER_MARGIN_SECONDS = 5
@@ -67,7 +76,12 @@ export function listen(handle: Handler, options: ListenOptions): RunningServer {
     // Cuts idle keep-alive connections and clients that trickle their headers in (slowloris);
     // once a request is being handled its connection gets until the deadline and a margin.
     idleTimeout: options.idleTimeoutSeconds,
+    // Bun would answer a larger Content-Length itself, with no body; routes count chunked bodies.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     fetch(request, bunServer) {
+      if (declaresTooLarge(request)) {
+        return problemResponse(problems.bodyTooLarge(LARGEST_BODY_BYTES), { Connection: 'close' })
+      }
       const address = bunServer.requestIP(request)?.address
       if (address) rememberRemoteAddress(request, address)
       bunServer.timeout(request, handlingSeconds)

@@ -93,6 +93,45 @@ test('bun run dev serves the CLI bundle of this checkout at /cli/shiplog.mjs', a
   expect(await response.text()).toBe(await buildCli())
 })
 
+test('a worker that crashes is started again: the API keeps answering, and what it accepted meanwhile is recorded', async () => {
+  const key = /A key for workspace "dev" \(shown once; only its hash is stored\):\n\s*(\S+)\n/.exec(
+    output,
+  )?.[1] as string
+  const workerPid = Number(/worker started \(pid (\d+)\)/.exec(output)?.[1])
+  expect(workerPid).toBeGreaterThan(0)
+  process.kill(workerPid, 'SIGKILL')
+  await waitFor(
+    async () => output.includes('worker exited (SIGKILL); starting it again in 1 s'),
+    'the restart line',
+    5_000,
+  )
+  const base = `http://localhost:${PORT}`
+  expect((await fetch(`${base}/healthz`)).status).toBe(200)
+  const posted = await fetch(`${base}/v1/deployments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      repositoryFullName: 'acme/shop',
+      environment: 'staging',
+      app: 'checkout',
+      version: '1.0.1',
+      commitHash: 'b'.repeat(40),
+    }),
+  })
+  expect(posted.status).toBe(202)
+  await waitFor(
+    async () => {
+      const response = await fetch(`${base}/v1/deployments?environment=staging`, {
+        headers: { authorization: `Bearer ${key}` },
+      })
+      return ((await response.json()) as { data: unknown[] }).data.length === 1
+    },
+    'the deployment accepted during the restart to be recorded',
+    20_000,
+  )
+  expect([...output.matchAll(/worker started \(pid (\d+)\)/g)]).toHaveLength(2)
+}, 60_000)
+
 test('Ctrl-C stops the API and the worker cleanly', async () => {
   const exited = new Promise<number | null>((resolve) => dev.once('exit', resolve))
   dev.kill('SIGINT')

@@ -1,6 +1,6 @@
 import { beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { futureTime, lookalikeName } from '../support/edge-inputs.ts'
+import { futureTime, growingName, lookalikeName, withRepeatedKey } from '../support/edge-inputs.ts'
 import { CONTRACT_FIELDS, harnessPerFile } from '../support/harness.ts'
 import { sendEach } from '../support/sendable.ts'
 
@@ -28,6 +28,7 @@ const text = fc.oneof(
   fc.integer({ min: 60_000, max: 70_000 }).map((n) => 'x'.repeat(n)),
   fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
   lookalikeName,
+  growingName,
   futureTime,
 )
 const anyValue = fc.oneof(text, fc.constant(null), fc.integer(), fc.boolean(), fc.jsonValue())
@@ -66,9 +67,28 @@ const body = fc.oneof(
   fc.jsonValue(),
 )
 
+// A valid body with one of its fields given twice: refused, whichever value would have won.
+const repeatedKey = fc
+  .tuple(
+    validShaped,
+    fc.constantFrom('repositoryFullName', 'environment', 'app', 'version', 'commitHash'),
+    anyValue,
+  )
+  .map(([base, field, value]) => {
+    const payload = withRepeatedKey(
+      withUniqueVersion(base) as Record<string, unknown>,
+      field,
+      value,
+    )
+    repeatedKeyPayloads.add(payload)
+    return payload
+  })
+const repeatedKeyPayloads = new Set<string>()
+
 const request = fc.record({
   payload: fc.oneof(
     { weight: 8, arbitrary: body.map((value) => JSON.stringify(value) ?? 'null') },
+    { weight: 1, arbitrary: repeatedKey },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
   ),
   contentType: fc.oneof(
@@ -95,6 +115,7 @@ test('no body a client can send produces anything but 202, 413 or 422, and every
       sent += answered.length
       for (const { response, payload } of answered) {
         expect([202, 413, 422]).toContain(response.status)
+        if (repeatedKeyPayloads.has(payload)) expect(response.status).not.toBe(202)
         if (response.status === 202) {
           accepted.push(JSON.parse(payload).version)
           expect(await response.text()).toBe('{"status":202}')

@@ -144,15 +144,22 @@ test('every invisible or bidi code point is refused in a name, and named by the 
   expect(await h.drain()).toBe(0)
 })
 
-/** What "looks the same" means: default-ignorables removed, NFC, any case. */
-const lookalikeKey = (name: string) =>
-  [...name]
-    .filter((char) => !isRefused(char.codePointAt(0) as number))
-    .join('')
-    .normalize('NFC')
-    .toLowerCase()
+/**
+ * What "looks the same" means: default-ignorables removed, compatibility forms folded (NFKC), any
+ * case under full case mapping (ß is SS), and the dot of a Turkish İ dropped.
+ */
+const lookalikeKey = (name: string) => {
+  let key = [...name].filter((char) => !isRefused(char.codePointAt(0) as number)).join('')
+  for (let round = 0; round < 4; round++) {
+    key = key.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC')
+  }
+  return key.replaceAll('i\u0307', 'i')
+}
 
-test('property: random Unicode names never give two stored names that look the same', async () => {
+// Marks (accents) written on nothing, a space or punctuation: a name of its own that looks empty.
+const strayMark = (name: string) => /(?:^|[^\p{L}\p{N}\p{M}])\p{M}/u.test(name.normalize('NFC'))
+
+test('property: random Unicode names never give two stored names that look the same, in any case', async () => {
   const lookalike = fc.constantFrom(
     'a',
     'A',
@@ -162,6 +169,13 @@ test('property: random Unicode names never give two stored names that look the s
     'Å',
     'A\u030A',
     '\u212B',
+    'İ',
+    'ı',
+    'I',
+    'ß',
+    'SS',
+    'ｓ',
+    '\u0301',
     '\u200B',
     '\u200D',
     '\u202E',
@@ -197,6 +211,10 @@ test('property: random Unicode names never give two stored names that look the s
         else if (trimmed === '') expected.push({ field, message: 'must not be empty' })
         else if (refused !== undefined)
           expected.push({ field, message: expect.stringContaining(`contain ${hex(refused)}`) })
+        else if (strayMark(trimmed))
+          expected.push({ field, message: expect.stringContaining('on its own') })
+        else if (lookalikeKey(trimmed) !== trimmed.normalize('NFC').toLowerCase())
+          expected.push({ field, message: expect.stringContaining('matched ignoring case') })
       }
       if (expected.length === 0) {
         expect(response.status).toBe(202)
@@ -269,4 +287,36 @@ test('a name’s limit holds for its stored NFC form: what grows past it is a 42
     key: admin,
   })
   expect(filter.status).toBe(422)
+})
+
+test('PRODUCTİON and other look-alikes are refused naming the letter and the name to write, in a body and a filter', async () => {
+  const refused = await h.post(validDeployment({ environment: 'PRODUCTİON', app: 'ｃheckout' }))
+  expect(refused.status).toBe(422)
+  expect((await refused.json()).errors).toEqual([
+    {
+      field: 'environment',
+      message:
+        'must not contain U+0130 (İ): names are matched ignoring case, and this one would be apart from "production", which reads the same; write it "production", in any case',
+    },
+    { field: 'app', message: expect.stringContaining('write it "checkout"') },
+  ])
+  const filter = await h.get('/v1/deployments?environment=PRODUCT%C4%B0ON', { key: admin })
+  expect(filter.status).toBe(422)
+  const lone = await h.post(validDeployment({ app: '\u0301' }))
+  expect((await lone.json()).errors).toEqual([
+    {
+      field: 'app',
+      message:
+        'must not contain U+0301 on its own: a combining mark must follow the letter it marks',
+    },
+  ])
+  // What the 422 says to write joins production's figures.
+  expect(
+    (await h.post(validDeployment({ environment: 'PRODUCTION', version: 'caps' }))).status,
+  ).toBe(202)
+  await h.drain()
+  const environments = await h.sql<{ name: string }[]>`select name from environments`
+  expect(
+    environments.map((row) => lookalikeKey(row.name)).filter((key) => key === 'production'),
+  ).toHaveLength(1)
 })

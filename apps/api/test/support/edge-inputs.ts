@@ -66,3 +66,22 @@ export const redirectTarget = fc.oneof(
     )
     .map(([prefix, rest]) => prefix + rest),
 )
+
+/**
+ * Names that change under NFC or case folding: U+FB2C grows to three code points (85 of them
+ * fill 255 exactly, 86 go past), and letters that case folding maps onto others (İ, ß, ı,
+ * fullwidth), besides a combining mark on nothing.
+ */
+export const growingName = fc.oneof(
+  fc.integer({ min: 83, max: 88 }).map((n) => '\uFB2C'.repeat(n)),
+  fc.constantFrom('PRODUCTİON', 'straße', 'kırmızı', 'ｃheckout', '\u0301', 'a \u0301', 'ﬁle'),
+)
+
+/**
+ * A JSON object's text with one of its fields written twice, the second time with `value`:
+ * `{"app":"a", …, "app":"b"}`. JSON.parse would keep the last; the API must refuse it.
+ */
+export function withRepeatedKey(body: Record<string, unknown>, field: string, value: unknown) {
+  const text = JSON.stringify(body)
+  return `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}${JSON.stringify(field)}:${JSON.stringify(value)}}`
+}

@@ -8,7 +8,7 @@ const STYLESHEET = `
   --bg: #ffffff; --panel: #f6f8fa; --bad: #a40e26; --good: #116329; --warn: #7d4e00; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-  color: var(--ink); background: var(--bg); }
+  color: var(--ink); background: var(--bg); overflow-wrap: anywhere; }
 a { color: var(--accent); }
 a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible {
   outline: 3px solid #f0b400; outline-offset: 2px; }
@@ -34,7 +34,8 @@ th { background: var(--panel); font-weight: 600; white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; }
 form.filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: flex-end; margin-bottom: 16px; }
-form.filters label, form.stack label { display: flex; flex-direction: column; font-size: 0.85rem; color: var(--muted); }
+form.filters label, form.stack label { display: flex; flex-direction: column; font-size: 0.85rem; color: var(--muted);
+  max-width: 100%; min-width: 0; }
 form.stack { display: flex; flex-direction: column; gap: 12px; max-width: 480px; }
 input, select, textarea { font: inherit; color: var(--ink); padding: 6px 8px; border: 1px solid #8c959f;
   border-radius: 4px; background: var(--bg); }

@@ -2,7 +2,8 @@
 // input, so a value the API refuses with a 422 is refused by the page with the same errors.
 import { parseParameters, UUID } from '@shiplog/schema'
 import type { Static, TObject } from '@sinclair/typebox'
-import { problems } from '../../kernel/problems.ts'
+import { HttpProblem, problems } from '../../kernel/problems.ts'
+import { readBounded } from '../../route-table/json-body.ts'
 
 /** The query of a page URL, without the empty fields a GET form sends. */
 export function pageQuery(url: URL): URLSearchParams {
@@ -40,8 +41,8 @@ export function baseUrlOf(request: Request): string {
   return /^[\w.:[\]-]+$/.test(host) ? `${protocol}://${host}` : url.origin
 }
 
-// A dashboard form holds a few short fields; anything larger is not from our pages.
-const MAX_FORM_BYTES = 16 * 1024
+// A dashboard form holds a few short fields; anything larger or slower is not from our pages.
+const FORM_LIMITS = { maxBytes: 16 * 1024, timeoutMs: 10_000 }
 
 /** The fields of a form post (application/x-www-form-urlencoded), or a 4xx problem. */
 export async function formOf(request: Request): Promise<URLSearchParams> {
@@ -53,10 +54,10 @@ export async function formOf(request: Request): Promise<URLSearchParams> {
     )
   }
   const declared = Number(request.headers.get('content-length') ?? Number.NaN)
-  if (declared > MAX_FORM_BYTES) throw problems.bodyTooLarge(MAX_FORM_BYTES)
-  const text = await request.text().catch(() => {
-    throw problems.bodyUnreadable()
+  if (declared > FORM_LIMITS.maxBytes) throw problems.bodyTooLarge(FORM_LIMITS.maxBytes)
+  // Counted as it arrives: a chunked post declares no length.
+  const bytes = await readBounded(request, FORM_LIMITS).catch((error) => {
+    throw error instanceof HttpProblem ? error : problems.bodyUnreadable()
   })
-  if (text.length > MAX_FORM_BYTES) throw problems.bodyTooLarge(MAX_FORM_BYTES)
-  return new URLSearchParams(text)
+  return new URLSearchParams(new TextDecoder().decode(bytes))
 }

@@ -196,8 +196,8 @@ ${RANGES.map(
 </select></label>
 <label for="dora-app">Application<input id="dora-app" name="app" value="${selection.app ?? ''}"></label>
 <label for="dora-repository">Repository<input id="dora-repository" name="repository" value="${selection.repository ?? ''}"></label>
-<label for="dora-since">Or from (UTC)<input id="dora-since" name="since" value="${selection.since ?? ''}" placeholder="2026-05-01"></label>
-<label for="dora-until">to<input id="dora-until" name="until" value="${selection.until ?? ''}" placeholder="2026-06-01"></label>
+<label for="dora-since">Or from (UTC)<input id="dora-since" name="since" value="${selection.since ?? ''}" placeholder="YYYY-MM-DD"></label>
+<label for="dora-until">to<input id="dora-until" name="until" value="${selection.until ?? ''}" placeholder="YYYY-MM-DD"></label>
 ${selection.sort === 'frequency' ? '' : html`<input type="hidden" name="sort" value="${selection.sort}">`}
 ${selection.order === defaultOrder(selection.sort) ? '' : html`<input type="hidden" name="order" value="${selection.order}">`}
 <button type="submit">Show</button>

@@ -25,7 +25,7 @@ ${options.environments.map((name) => html`<option value="${name}"${name.toLowerC
 </select>${environment.message}</label>
 ${textField(state, { id: id('app'), name: 'app', label: 'Application (optional)' })}
 ${textField(state, { id: id('cause'), name: 'causeDeploymentId', label: 'Cause: deployment id (optional)', extra: html` spellcheck="false"` })}
-${textField(state, { id: id('started'), name: 'startedAt', label: 'Started (UTC, RFC 3339)', extra: html` spellcheck="false" placeholder="2026-05-04T10:00:00Z"` })}
+${textField(state, { id: id('started'), name: 'startedAt', label: 'Started (UTC, RFC 3339)', extra: html` spellcheck="false" placeholder="YYYY-MM-DDThh:mm:ssZ"` })}
 <button type="submit">Open incident</button>
 </form>`
 }

@@ -36,7 +36,7 @@ export function textFilters<Filters extends ListFilters>(
   return fields.map(
     ([name, label]) =>
       html`<label for="${idPrefix}-${name}">${label}<input id="${idPrefix}-${name}" name="${name}" value="${valuesOf(filters)[name] ?? ''}"${
-        name === 'since' || name === 'until' ? html` placeholder="2026-05-04"` : ''
+        name === 'since' || name === 'until' ? html` placeholder="YYYY-MM-DD"` : ''
       }></label>`,
   )
 }
