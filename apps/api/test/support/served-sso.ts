@@ -66,6 +66,8 @@ export function ssoPerFile(settings: Record<string, string> = {}): ServedSso {
  */
 export async function localContext(browser: Browser, options = {}): Promise<BrowserContext> {
   const context = await browser.newContext(options)
+  // A step that hangs fails on its own, naming itself, well before the test's 30 s run out.
+  context.setDefaultTimeout(10_000)
   await context.route(
     (url) => !['localhost', '127.0.0.1'].includes(url.hostname),
     (route) => route.abort(),
