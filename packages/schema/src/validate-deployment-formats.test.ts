@@ -11,17 +11,12 @@ describe('repositoryFullName', () => {
     },
   )
 
-  test.each([
-    'repo',
-    'owner/',
-    '/repo',
-    '/',
-    'owner//repo',
-    'owner repo/x',
-    'owner/re po',
-  ])('rejects %p', (value) => {
-    expect(messageFor('repositoryFullName', value)).toBe('must look like owner/repo-name')
-  })
+  test.each(['repo', 'owner/', '/repo', '/', 'owner//repo', 'owner repo/x', 'owner/re po'])(
+    'rejects %p',
+    (value) => {
+      expect(messageFor('repositoryFullName', value)).toBe('must look like owner/repo-name')
+    },
+  )
   // A space other than U+0020 is a look-alike of one, refused first by the names rule.
   test.each([
     ['owner/repo\u00a0x', 'U+00A0'],
