@@ -295,7 +295,7 @@ create table integrations (
   constraint integrations_mapping_check CHECK ((jsonb_typeof(mapping) = 'object'::text)),
   constraint integrations_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100))),
   constraint integrations_pkey PRIMARY KEY (id),
-  constraint integrations_source_check CHECK ((source = ANY (ARRAY['github'::text, 'gitlab'::text]))),
+  constraint integrations_source_check CHECK ((source = ANY (ARRAY['github'::text, 'gitlab'::text, 'cdevents'::text, 'argocd'::text, 'flux'::text]))),
   constraint integrations_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 

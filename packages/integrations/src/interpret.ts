@@ -1,6 +1,8 @@
 // What a delivery means, by its source and event: the one place that routes a sender's events
 // to the readers above. The worker calls it; nothing here touches the database.
 
+import { outcomeOfCDEvent } from './cdevents/service-event.ts'
+import { outcomeOfFluxEvent } from './flux/event.ts'
 import { outcomeOfDeploymentStatus } from './github/deployment-status.ts'
 import { outcomeOfGitHubPush } from './github/push.ts'
 import { outcomeOfDeploymentHook } from './gitlab/deployment-hook.ts'
@@ -17,6 +19,19 @@ import type { IntegrationSource } from '@shiplog/schema/integration'
 export const SOURCES: Record<IntegrationSource, { label: string; events: readonly string[] }> = {
   github: { label: 'GitHub', events: ['deployment_status', 'push'] },
   gitlab: { label: 'GitLab', events: ['Deployment Hook', 'Push Hook'] },
+  cdevents: {
+    label: 'CDEvents',
+    events: ['service.deployed', 'service.upgraded', 'service.rolledback'],
+  },
+  argocd: { label: 'Argo CD', events: ['on-deployed (a CDEvent service.deployed)'] },
+  flux: {
+    label: 'Flux',
+    events: [
+      'Kustomization ReconciliationSucceeded',
+      'HelmRelease InstallSucceeded',
+      'HelmRelease UpgradeSucceeded',
+    ],
+  },
 }
 
 export type Interpretation = DeliveryOutcome | PushOutcome
@@ -31,6 +46,9 @@ export function interpret(
   if (typeof delivery.body !== 'object' || delivery.body === null || Array.isArray(delivery.body)) {
     return { outcome: 'ignored', reason: 'the body is not a JSON object' }
   }
+  // Argo CD's notifications post the CDEvent its template (infra/argocd) writes.
+  if (source === 'cdevents' || source === 'argocd') return outcomeOfCDEvent(delivery, mapping)
+  if (source === 'flux') return outcomeOfFluxEvent(delivery, mapping)
   if (source === 'github') {
     if (event === 'deployment_status') return outcomeOfDeploymentStatus(delivery, mapping)
     if (event === 'push') return outcomeOfGitHubPush(delivery, mapping)

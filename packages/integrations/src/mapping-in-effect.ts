@@ -8,7 +8,9 @@ import type { IntegrationSource } from './interpret.ts'
 
 type Field = keyof IntegrationMapping
 
-const GITHUB: Record<Field, { before?: string[]; after: string[] }> = {
+type Defaults = Record<Field, { before?: string[]; after: string[] }>
+
+const GITHUB: Defaults = {
   app: { before: ['deployment.payload.app'], after: ['repository.name'] },
   environment: { after: ['deployment_status.environment', 'deployment.environment'] },
   repository: { after: ['repository.full_name'] },
@@ -19,13 +21,50 @@ const GITHUB: Record<Field, { before?: string[]; after: string[] }> = {
       'deployment.sha (its first 12 characters)',
     ],
   },
+  commit: { after: ['deployment.sha'] },
 }
 
-const GITLAB: Record<Field, { before?: string[]; after: string[] }> = {
+const GITLAB: Defaults = {
   app: { after: ['the project’s name in project.path_with_namespace'] },
   environment: { after: ['environment'] },
   repository: { after: ['project.path_with_namespace'] },
   version: { after: ['the commit SHA (its first 12 characters)'] },
+  commit: { after: ['the SHA at the end of commit_url', 'short_sha'] },
+}
+
+// Argo CD posts the CDEvent of Shiplog's template, so both read the same paths (of the CDEvent:
+// a structured CloudEvent's `data`).
+const CDEVENTS: Defaults = {
+  app: { after: ['the name in subject.content.artifactId (a package URL)', 'subject.id'] },
+  environment: { after: ['subject.content.environment.id', 'subject.content.environment.source'] },
+  repository: { after: ['customData.repository'] },
+  version: {
+    after: [
+      'the tag qualifier of subject.content.artifactId',
+      'the version of subject.content.artifactId (a digest: its first 12 hex digits)',
+    ],
+  },
+  commit: { after: ['customData.commit'] },
+}
+
+const FLUX: Defaults = {
+  app: { after: ['involvedObject.name'] },
+  environment: { after: ['involvedObject.namespace'] },
+  repository: { after: [] },
+  version: {
+    after: [
+      'the revision in metadata (revision or <group>/revision): its SHA’s first 12 characters, or a chart version',
+    ],
+  },
+  commit: { after: ['the SHA in the revision (main@sha1:<sha> or main/<sha>)'] },
+}
+
+const DEFAULTS: Record<IntegrationSource, Defaults> = {
+  github: GITHUB,
+  gitlab: GITLAB,
+  cdevents: CDEVENTS,
+  argocd: CDEVENTS,
+  flux: FLUX,
 }
 
 const described = (value: MappingValue | undefined): string[] =>
@@ -40,8 +79,8 @@ export function mappingInEffect(
   source: IntegrationSource,
   mapping: IntegrationMapping,
 ): Record<Field, string[]> {
-  const defaults = source === 'github' ? GITHUB : GITLAB
-  const fields: Field[] = ['app', 'environment', 'repository', 'version']
+  const defaults = DEFAULTS[source]
+  const fields: Field[] = ['app', 'environment', 'repository', 'version', 'commit']
   return Object.fromEntries(
     fields.map((field) => [
       field,

@@ -43,4 +43,11 @@ export function mappedValue(
   return undefined
 }
 
-const nonBlank = (text: string | undefined) => (text?.trim() ? text.trim() : undefined)
+// Go's text/template writes `<no value>` for a key the object lacks (Argo CD's notification
+// templates, when an Application has no such label): never a value anyone meant.
+const MISSING_IN_GO_TEMPLATE = '<no value>'
+
+const nonBlank = (text: string | undefined) => {
+  const trimmed = text?.trim()
+  return trimmed && trimmed !== MISSING_IN_GO_TEMPLATE ? trimmed : undefined
+}

@@ -8,7 +8,7 @@ import type { Checked } from './checked.ts'
 import type { FieldError } from './problem.ts'
 import { checkText, isInvalid } from './text.ts'
 
-export const INTEGRATION_SOURCES = ['github', 'gitlab'] as const
+export const INTEGRATION_SOURCES = ['github', 'gitlab', 'cdevents', 'argocd', 'flux'] as const
 export type IntegrationSource = (typeof INTEGRATION_SOURCES)[number]
 
 const FixedValue = Type.String({ minLength: 1, maxLength: 255, description: 'This value itself' })
@@ -40,6 +40,7 @@ export const IntegrationMapping = Type.Object(
     environment: Type.Optional(MappingValue),
     repository: Type.Optional(MappingValue),
     version: Type.Optional(MappingValue),
+    commit: Type.Optional(MappingValue),
   },
   {
     additionalProperties: false,

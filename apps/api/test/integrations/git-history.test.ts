@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { runProcess } from '@shiplog/db/testing'
 import { notifyCheckout } from '../../../../packages/client/test/git-repo.ts'
+import { gitIn, quiet, REPOSITORY, ZEROS } from '../support/git-history.ts'
 import { type Harness, startHarness } from '../support/harness.ts'
 import {
   createIntegration,
@@ -20,95 +21,19 @@ import {
 
 const ROOT = new URL('../../../../', import.meta.url).pathname
 const CLI = join(ROOT, 'packages/client/src/cli.ts')
-const ZEROS = '0'.repeat(40)
 const DEPLOYED = { first: '2026-11-02T12:00:00Z', second: '2026-11-06T12:00:00Z' }
 
 let h: Harness
 let dir: string
 let repo: string
+let git: ReturnType<typeof gitIn>['git']
+let commit: ReturnType<typeof gitIn>['commit']
+let pushPayload: ReturnType<typeof gitIn>['pushPayload']
 let served: { base: string; stop: () => Promise<void> }
 const shas: Record<
   'initial' | 'deployed' | 'amended' | 'fix' | 'feature' | 'merge' | 'revert',
   string
 > = {} as never
-
-const quiet = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([name]) => !/^(GITHUB_|GITLAB_|CI_|BUILDKITE|CIRCLE|SHIPLOG_|GIT_)/.test(name),
-  ),
-)
-
-async function git(args: string[], at?: string) {
-  const env: Record<string, string> = {
-    ...quiet,
-    GIT_AUTHOR_NAME: 'Ada',
-    GIT_AUTHOR_EMAIL: 'ada@example.com',
-    GIT_COMMITTER_NAME: 'Ada',
-    GIT_COMMITTER_EMAIL: 'ada@example.com',
-  }
-  // GitHub's push lists one timestamp per commit: the history keeps author and committer equal.
-  if (at) Object.assign(env, { GIT_AUTHOR_DATE: at, GIT_COMMITTER_DATE: at })
-  const run = await runProcess(['git', ...args], { cwd: repo, env })
-  if (run.code !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`)
-  return run.stdout.trim()
-}
-
-async function commit(file: string, message: string, at: string) {
-  await writeFile(join(repo, file), `${message}\n`)
-  await git(['add', file])
-  await git(['commit', '--quiet', '-m', message], at)
-  return git(['rev-parse', 'HEAD'])
-}
-
-const REPOSITORY = {
-  id: 1296269,
-  name: 'shop',
-  full_name: 'acme/shop',
-  html_url: 'https://github.com/acme/shop',
-  default_branch: 'main',
-  master_branch: 'main',
-  owner: { login: 'acme' },
-}
-
-/** A push as GitHub sends it: its commits are `git rev-list before..after`, oldest first. */
-async function pushPayload(before: string, after: string, forced: boolean): Promise<string> {
-  const range = before === ZEROS ? after : `${before}..${after}`
-  const listed = (await git(['rev-list', '--reverse', '--topo-order', range])).split('\n')
-  const commits = []
-  for (const sha of listed.filter(Boolean)) {
-    const [tree, timestamp] = (await git(['log', '-1', '--format=%T%n%cI', sha])).split('\n')
-    const message = (await git(['log', '-1', '--format=%B', sha])).trimEnd()
-    const person = { name: 'Ada', email: 'ada@example.com', username: 'ada' }
-    commits.push({
-      id: sha,
-      tree_id: tree,
-      distinct: true,
-      message,
-      timestamp,
-      url: `https://github.com/acme/shop/commit/${sha}`,
-      author: person,
-      committer: person,
-      added: [],
-      removed: [],
-      modified: [],
-    })
-  }
-  return JSON.stringify({
-    ref: 'refs/heads/main',
-    before,
-    after,
-    repository: REPOSITORY,
-    pusher: { name: 'ada', email: 'ada@example.com' },
-    sender: { login: 'ada' },
-    created: before === ZEROS,
-    deleted: false,
-    forced,
-    base_ref: null,
-    compare: `https://github.com/acme/shop/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
-    commits,
-    head_commit: commits.at(-1) ?? null,
-  })
-}
 
 /** GitHub's own success example, made the deployment of `sha` as `version` at `at`. */
 const statusPayload = (id: number, sha: string, version: string, at: string) =>
@@ -119,8 +44,9 @@ beforeAll(async () => {
   served = await h.serve()
   dir = await mkdtemp(join(tmpdir(), 'shiplog-git-history-'))
   repo = join(dir, 'shop')
-  await runProcess(['git', 'init', '--quiet', '-b', 'main', repo], { cwd: dir, env: quiet })
-  await git(['remote', 'add', 'origin', 'https://github.com/acme/shop.git'])
+  const repository = gitIn(repo)
+  ;({ git, commit, pushPayload } = repository)
+  await repository.init(dir)
   shas.initial = await commit('a.txt', 'Start the shop', '2026-11-01T09:00:00Z')
   shas.deployed = await commit('b.txt', 'Add the basket', '2026-11-01T10:00:00Z')
   // Deployed, then amended and force-pushed: the deployed commit is what the push replaced.

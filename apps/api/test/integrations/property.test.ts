@@ -1,5 +1,6 @@
 import { beforeAll, expect, test } from 'bun:test'
-import { readFile } from 'node:fs/promises'
+import { createHmac } from 'node:crypto'
+import { readdir, readFile } from 'node:fs/promises'
 import examples from '@octokit/webhooks-examples'
 import { sign } from '@octokit/webhooks-methods'
 import type { IntegrationWithSecret } from '@shiplog/schema/integration'
@@ -16,6 +17,8 @@ const h = harnessPerFile()
 let admin: string
 let github: IntegrationWithSecret
 let gitlab: IntegrationWithSecret
+let cdevents: IntegrationWithSecret
+let flux: IntegrationWithSecret
 
 beforeAll(async () => {
   admin = (
@@ -27,7 +30,28 @@ beforeAll(async () => {
     name: 'fuzzed gitlab',
     mapping: { app: [{ from: 'headers.x-app' }, { from: 'project.name' }] },
   })
+  cdevents = await createIntegration(h, admin, {
+    source: 'cdevents',
+    name: 'fuzzed cdevents',
+    mapping: { repository: 'acme/shop', commit: [{ from: 'customData.commit' }, 'a'.repeat(40)] },
+  })
+  flux = await createIntegration(h, admin, {
+    source: 'flux',
+    name: 'fuzzed flux',
+    mapping: { repository: 'acme/platform' },
+  })
 })
+
+const GITOPS_FIXTURES = new URL('../../../../packages/integrations/fixtures/', import.meta.url)
+const jsonFilesIn = async (folder: URL): Promise<Record<string, unknown>[]> =>
+  Promise.all(
+    (await readdir(folder, { recursive: true }))
+      .filter(
+        (name) =>
+          name.endsWith('.json') && !name.includes('schemas') && !name.includes('signature'),
+      )
+      .map(async (name) => JSON.parse(await readFile(new URL(name, folder), 'utf8'))),
+  )
 
 const realBodies = [
   ...(examples as { name: string; examples: unknown[] }[])
@@ -39,6 +63,8 @@ const realBodies = [
         JSON.parse(await readFile(new URL(`fixtures/${name}`, import.meta.url), 'utf8')),
     ),
   )),
+  ...(await jsonFilesIn(new URL('cdevents/', GITOPS_FIXTURES))),
+  ...(await jsonFilesIn(new URL('flux/events/', GITOPS_FIXTURES))),
 ] as Record<string, unknown>[]
 
 const text = fc.oneof(
@@ -69,6 +95,14 @@ const mutated = fc
         'repository',
         'project',
         'total_commits_count',
+        'context',
+        'subject',
+        'customData',
+        'specversion',
+        'data',
+        'involvedObject',
+        'reason',
+        'metadata',
       ),
       anyValue,
       { maxKeys: 3 },
@@ -84,11 +118,11 @@ const payload = fc.oneof(
 )
 
 const delivery = fc.record({
-  to: fc.constantFrom('github', 'gitlab', 'nowhere'),
+  to: fc.constantFrom('github', 'gitlab', 'cdevents', 'flux', 'nowhere'),
   payload,
   event: fc.oneof(
     fc.constantFrom('deployment_status', 'push', 'ping', 'deployment', 'Deployment Hook'),
-    fc.constantFrom('Push Hook', 'Tag Push Hook', 'issues'),
+    fc.constantFrom('Push Hook', 'Tag Push Hook', 'issues', 'dev.cdevents.service.deployed.0.3.0'),
     fc.string({ unit: 'binary-ascii', maxLength: 20 }),
   ),
   proof: fc.constantFrom('valid', 'valid', 'valid', 'wrong', 'none'),
@@ -97,7 +131,10 @@ const delivery = fc.record({
   contentType: fc.oneof(
     { weight: 6, arbitrary: fc.constant('application/json') },
     { weight: 1, arbitrary: fc.constantFrom('application/x-www-form-urlencoded', '') },
+    { weight: 1, arbitrary: fc.constant('application/cloudevents+json') },
   ),
+  // CloudEvents' binary mode: the attributes as headers.
+  binary: fc.boolean(),
 })
 
 test('no delivery a sender can post produces a 5xx, and every stored one is handled', async () => {
@@ -105,10 +142,23 @@ test('no delivery a sender can post produces a 5xx, and every stored one is hand
   await fc.assert(
     fc.asyncProperty(fc.array(delivery, { minLength: 1, maxLength: 12 }), async (batch) => {
       const answered = await sendEach(batch, async (each) => {
-        const integration = each.to === 'gitlab' ? gitlab : github
+        const integration = { github, gitlab, cdevents, flux, nowhere: github }[each.to]
         const headers: Record<string, string> = {}
         if (each.contentType) headers['content-type'] = each.contentType
-        if (each.to === 'gitlab') {
+        const secret = each.proof === 'valid' ? integration.secret : 'guess'
+        if (each.to === 'cdevents') {
+          if (each.proof !== 'none') headers.authorization = `Bearer ${secret}`
+          if (each.binary) {
+            headers['ce-specversion'] = '1.0'
+            headers['ce-type'] = each.event
+            if (each.senderId !== null) headers['ce-id'] = each.senderId
+          }
+        } else if (each.to === 'flux') {
+          if (each.proof !== 'none') {
+            headers['x-signature'] =
+              `sha256=${createHmac('sha256', secret).update(each.payload).digest('hex')}`
+          }
+        } else if (each.to === 'gitlab') {
           headers['x-gitlab-event'] = each.event
           if (each.proof !== 'none')
             headers['x-gitlab-token'] = each.proof === 'valid' ? gitlab.secret : 'guess'
@@ -155,11 +205,11 @@ const mappingValue = fc.oneof(
 const integrationBody = fc.oneof(
   fc.record(
     {
-      source: fc.oneof(fc.constantFrom('github', 'gitlab'), text),
+      source: fc.oneof(fc.constantFrom('github', 'gitlab', 'cdevents', 'argocd', 'flux'), text),
       name: fc.oneof(text, lookalikeName, anyValue),
       mapping: fc.oneof(
         fc.dictionary(
-          fc.oneof(fc.constantFrom('app', 'environment', 'repository', 'version'), text),
+          fc.oneof(fc.constantFrom('app', 'environment', 'repository', 'version', 'commit'), text),
           mappingValue,
           { maxKeys: 4 },
         ),

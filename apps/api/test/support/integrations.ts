@@ -1,7 +1,11 @@
 import { expect } from 'bun:test'
 import examples from '@octokit/webhooks-examples'
 import { sign } from '@octokit/webhooks-methods'
-import type { IntegrationDelivery, IntegrationWithSecret } from '@shiplog/schema/integration'
+import type {
+  IntegrationDelivery,
+  IntegrationSource,
+  IntegrationWithSecret,
+} from '@shiplog/schema/integration'
 import type { Harness } from './harness.ts'
 
 /** An admin key of the harness's workspace. */
@@ -13,7 +17,7 @@ export async function adminKey(h: Harness): Promise<string> {
 export async function createIntegration(
   h: Harness,
   key: string,
-  body: { source: 'github' | 'gitlab'; name: string; mapping?: unknown },
+  body: { source: IntegrationSource; name: string; mapping?: unknown },
 ): Promise<IntegrationWithSecret> {
   const response = await h.send('POST', '/v1/integrations', { key, body })
   expect(response.status).toBe(201)
@@ -125,4 +129,17 @@ export function githubDeploymentSuccess(
     },
     repository: { ...example.repository, ...repository },
   })
+}
+
+/** Posts bytes with `Authorization: Bearer <token>` (CDEvents senders, Argo CD, a generic Flux Provider). */
+export function deliverWithBearer(
+  h: Harness,
+  integration: { url: string; secret: string },
+  payload: string,
+  headers: Record<string, string>,
+  token: string | null = integration.secret,
+): Promise<Response> {
+  const all: Record<string, string> = { 'content-type': 'application/json', ...headers }
+  if (token !== null) all.authorization = `Bearer ${token}`
+  return h.send('POST', hookPathOf(integration), { key: null, headers: all, rawBody: payload })
 }

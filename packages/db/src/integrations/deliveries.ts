@@ -1,3 +1,4 @@
+import type { IntegrationSource } from '@shiplog/schema/integration'
 import type { Queryable, Sql, Tx } from '../client.ts'
 import { uuidv7 } from '../uuidv7.ts'
 import { deflateBody, inflateBody } from './delivery-body.ts'
@@ -191,7 +192,7 @@ export interface WaitingDelivery {
   id: string
   integrationId: string
   workspaceId: string
-  source: 'github' | 'gitlab'
+  source: IntegrationSource
   mapping: Record<string, unknown>
   receivedAt: Date
   event: string

@@ -2,7 +2,9 @@ import type { Queryable, Sql } from '../client.ts'
 import { type Actor, recordAuditEvent } from '../queries/audit-events.ts'
 import { uuidv7 } from '../uuidv7.ts'
 
-export type IntegrationSource = 'github' | 'gitlab'
+export type { IntegrationSource } from '@shiplog/schema/integration'
+
+import type { IntegrationSource } from '@shiplog/schema/integration'
 
 /** An integration as stored: its secret in the form that proves a delivery (sealed or hashed). */
 export interface StoredIntegration {

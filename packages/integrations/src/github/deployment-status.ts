@@ -58,7 +58,7 @@ export function outcomeOfDeploymentStatus(
         mappedValue(mapping.version, delivery) ??
         at('deployment.payload.version') ??
         (ref !== undefined && ref !== sha ? ref : sha.slice(0, 12)),
-      commitHash: sha,
+      commitHash: mappedValue(mapping.commit, delivery) ?? sha,
       deployedAt: at('deployment_status.created_at') ?? null,
       author: at('deployment.creator.login') ?? at('deployment_status.creator.login') ?? null,
       description: at('deployment.description') ?? null,

@@ -68,7 +68,7 @@ export function outcomeOfDeploymentHook(
       environment: mappedValue(mapping.environment, delivery) ?? at('environment') ?? null,
       app: mappedValue(mapping.app, delivery) ?? repository.split('/').at(-1) ?? null,
       version: mappedValue(mapping.version, delivery) ?? sha.slice(0, 12),
-      commitHash: sha,
+      commitHash: mappedValue(mapping.commit, delivery) ?? sha,
       deployedAt: deployedAt ?? null,
       author: at('user.username') ?? null,
       description: null,

@@ -1,9 +1,11 @@
 // What Shiplog keeps of an integration's secret, and how a delivery proves it knows it, by
-// source: GitHub signs the body with an HMAC, so its secret is kept sealed; GitLab sends the token
-// itself, so a SHA-256 of it suffices.
+// source: GitHub and Flux (generic-hmac) sign the body with an HMAC, so their secret is kept
+// sealed; GitLab, CDEvents senders and Argo CD send the secret itself (X-Gitlab-Token, a bearer
+// token), so a SHA-256 of it suffices.
 
 import type { KeyObject } from 'node:crypto'
 import type { IntegrationSource, StoredIntegration } from '@shiplog/db/integrations/integrations'
+import { verifyFluxProof } from './flux/signature.ts'
 import { hmacKey, verifyGitHubSignatureWithKeys } from './github/signature.ts'
 import { digestOf, gitLabTokenMatchesDigests } from './gitlab/token.ts'
 import type { Sealer } from './sealing.ts'
@@ -17,13 +19,20 @@ export function newIntegrationSecret(): string {
     .replace(/=+$/, '')}`
 }
 
+// The sources whose senders sign with an HMAC: the secret itself is needed to check them.
+const SEALED: ReadonlySet<IntegrationSource> = new Set(['github', 'flux'])
+
+/** The bearer token of an `Authorization` header, or null. */
+const bearerOf = (headers: Headers) =>
+  /^Bearer\s+(\S+)\s*$/i.exec(headers.get('authorization') ?? '')?.[1] ?? null
+
 /** The stored form of a secret for a source. */
 export async function storedSecret(
   source: IntegrationSource,
   secret: string,
   sealer: Sealer | undefined,
 ): Promise<Uint8Array> {
-  if (source === 'gitlab') return digestOf(secret)
+  if (!SEALED.has(source)) return digestOf(secret)
   if (!sealer) throw new SealingKeyMissing()
   return sealer.seal(secret)
 }
@@ -68,14 +77,42 @@ export async function provesSecret(
   now: Date,
 ): Promise<boolean> {
   const stored = acceptedSecrets(integration, now)
-  if (integration.source === 'gitlab') {
-    return gitLabTokenMatchesDigests(stored, headers.get('x-gitlab-token'))
+  switch (integration.source) {
+    case 'gitlab':
+      return gitLabTokenMatchesDigests(stored, headers.get('x-gitlab-token'))
+    case 'cdevents':
+    case 'argocd':
+      return gitLabTokenMatchesDigests(stored, bearerOf(headers))
+    case 'github':
+      return verifyGitHubSignatureWithKeys(
+        await keysOf(stored, sealer),
+        body,
+        headers.get('x-hub-signature-256'),
+      )
+    case 'flux':
+      return verifyFluxProof(await keysOf(stored, sealer), body, {
+        signature: headers.get('x-signature'),
+        bearer: bearerOf(headers),
+      })
   }
-  if (!sealer) return false
+}
+
+async function keysOf(stored: Uint8Array[], sealer: Sealer | undefined): Promise<KeyObject[]> {
+  if (!sealer) return []
   const keys: KeyObject[] = []
   for (const sealed of stored) {
     const key = await hmacKeyOf(sealed, sealer)
     if (key !== undefined) keys.push(key)
   }
-  return verifyGitHubSignatureWithKeys(keys, body, headers.get('x-hub-signature-256'))
+  return keys
+}
+
+/** How each source proves a delivery, as a refusal says it to the person setting the hook up. */
+export const PROOF: Record<IntegrationSource, string> = {
+  github: 'X-Hub-Signature-256 is missing or is not the HMAC-SHA256 of the body with the secret',
+  gitlab: 'X-Gitlab-Token is missing or is not the secret',
+  cdevents: 'Authorization is missing or is not Bearer and the secret',
+  argocd:
+    'Authorization is missing or is not Bearer and the secret (argocd-notifications-secret holds it)',
+  flux: 'X-Signature is missing or is not sha256= and the HMAC-SHA256 of the body with the secret, and no Authorization: Bearer with the secret either (the Provider’s Secret holds it)',
 }

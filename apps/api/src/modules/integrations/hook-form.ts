@@ -32,4 +32,39 @@ export const HOOK_FORMS: Record<IntegrationSource, HookForm> = {
     trigger: 'Trigger',
     boxes: { 'Deployment Hook': 'Deployment events', 'Push Hook': 'Push events' },
   },
+  cdevents: {
+    where:
+      'your CDEvents sender (a cdviz collector, Tekton, Keptn, any CloudEvents HTTP sink: structured, binary or a bare CDEvent)',
+    secret: 'Header Authorization: Bearer',
+    contentType: 'application/cloudevents+json (structured) or application/json',
+    trigger: 'Events',
+    boxes: {
+      'service.deployed': 'dev.cdevents.service.deployed',
+      'service.upgraded': 'dev.cdevents.service.upgraded',
+      'service.rolledback': 'dev.cdevents.service.rolledback',
+    },
+  },
+  argocd: {
+    where:
+      'Argo CD (argocd-notifications-cm, as infra/argocd/notifications-cm.yaml has it: the URL in service.webhook.shiplog)',
+    secret: 'argocd-notifications-secret, key shiplog-token',
+    contentType: 'application/json',
+    trigger: 'Subscription (an annotation on each Application, or the defaultTriggers)',
+    boxes: {
+      'on-deployed (a CDEvent service.deployed)':
+        'notifications.argoproj.io/subscribe.on-deployed.shiplog: ""',
+    },
+  },
+  flux: {
+    where:
+      'Flux (a Provider of type generic-hmac and its Alert, as infra/flux/provider.yaml has them: the URL in the Provider’s address)',
+    secret: 'The Provider’s Secret, key token',
+    contentType: undefined,
+    trigger: 'The Alert’s eventSources (Kustomizations, HelmReleases)',
+    boxes: {
+      'Kustomization ReconciliationSucceeded': 'kind: Kustomization',
+      'HelmRelease InstallSucceeded': 'kind: HelmRelease',
+      'HelmRelease UpgradeSucceeded': 'kind: HelmRelease',
+    },
+  },
 }

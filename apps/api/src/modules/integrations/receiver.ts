@@ -1,4 +1,4 @@
-// The receivers: where GitHub and GitLab post deliveries (`POST /hooks/{id}`). No API key: the
+// The receivers: where GitHub, GitLab, Argo CD, Flux and CDEvents senders post deliveries (`POST /hooks/{id}`). No API key: the
 // sender proves itself with its own mechanism (credentials.ts), checked on the bytes as they came
 // before anything else reads them. A proved delivery is stored as it came and answered `202`; the
 // worker does the work (decisions §9). Every answer but a 202 is a problem a platform engineer can
@@ -12,16 +12,16 @@ import {
   storeDeliveries,
   storeRefusedDelivery,
 } from '@shiplog/db/integrations/deliveries'
-import type { StoredIntegration } from '@shiplog/db/integrations/integrations'
 import { GroupCommit } from '@shiplog/db/queue'
 import { PING } from '@shiplog/integrations/interpret'
 import { Elysia } from 'elysia'
 import { HttpProblem, problems } from '../../kernel/problems.ts'
 import { AddressLimiter } from '../../plugins/rate-limit/address-limiter.ts'
 import { isJsonContentType, readBounded } from '../../route-table/json-body.ts'
-import { provesSecret } from './credentials.ts'
+import { PROOF, provesSecret } from './credentials.ts'
 import type { IntegrationDirectory } from './directory.ts'
 import type { Sealer } from './sealing.ts'
+import { EVENT_HEADER, termsFromBody, termsFromHeaders } from './sender-terms.ts'
 
 /** Where a sender posts: the path of an integration's URL. */
 export const HOOK_PATH = '/hooks/:id'
@@ -41,6 +41,7 @@ export interface ReceiverDeps {
 // Headers never stored with a delivery: they carry the secret, or prove nothing a mapping needs.
 const UNSTORED_HEADERS = new Set([
   'authorization',
+  'x-signature',
   'cookie',
   'x-gitlab-token',
   'x-hub-signature',
@@ -48,27 +49,6 @@ const UNSTORED_HEADERS = new Set([
 ])
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/** The sender's event name and its own id of this delivery, by source. */
-function senderTerms(source: StoredIntegration['source'], headers: Headers) {
-  if (source === 'github') {
-    const hook = headers.get('x-github-hook-id')
-    const delivery = headers.get('x-github-delivery')
-    return {
-      event: headers.get('x-github-event'),
-      senderDeliveryId: delivery,
-      // One event sent to two hooks carries the same GUID: the hook's id tells them apart.
-      senderKey: delivery === null ? undefined : `github:${hook ?? ''}:${delivery}`,
-    }
-  }
-  const key = headers.get('idempotency-key')
-  return {
-    event: headers.get('x-gitlab-event'),
-    senderDeliveryId: key ?? headers.get('x-gitlab-event-uuid'),
-    // GitLab keeps Idempotency-Key across its retries; older GitLab sends none.
-    senderKey: key === null ? undefined : `gitlab:${key}`,
-  }
-}
 
 async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
@@ -126,7 +106,7 @@ export class Receiver {
       )
     }
     const headers = request.headers
-    const terms = senderTerms(integration.source, headers)
+    let terms = termsFromHeaders(integration.source, headers)
     const refuse = async (problem: HttpProblem, reason: string) => {
       if (!this.refusalShown(integration.id)) return problem
       await storeRefusedDelivery(this.deps.sql, {
@@ -161,10 +141,7 @@ export class Receiver {
       throw problems.bodyUnreadable()
     }
     if (!(await provesSecret(integration, headers, bytes, this.deps.sealer, receivedAt))) {
-      const mechanism =
-        integration.source === 'github'
-          ? 'X-Hub-Signature-256 is missing or is not the HMAC-SHA256 of the body with the secret'
-          : 'X-Gitlab-Token is missing or is not the secret'
+      const mechanism = PROOF[integration.source]
       throw await refuse(
         problems.unauthorized(
           `${mechanism}: check the secret set on the hook (rotate it here if it was lost).`,
@@ -172,8 +149,8 @@ export class Receiver {
         `bad signature: ${mechanism}`,
       )
     }
-    if (terms.event === null) {
-      const header = integration.source === 'github' ? 'X-GitHub-Event' : 'X-Gitlab-Event'
+    const header = EVENT_HEADER[integration.source]
+    if (header !== undefined && terms.event === null) {
       throw await refuse(
         new HttpProblem(400, 'event-unknown', 'Bad Request', `${header} is missing.`),
         `no event: ${header} is missing`,
@@ -192,6 +169,14 @@ export class Receiver {
         'the body is not JSON (is the hook’s content type application/x-www-form-urlencoded?)',
       )
     }
+    const fromBody = termsFromBody(integration.source, headers, bytes, terms)
+    if ('refusal' in fromBody) {
+      throw await refuse(
+        new HttpProblem(400, 'not-an-event', 'Bad Request', `The delivery is ${fromBody.refusal}.`),
+        fromBody.refusal,
+      )
+    }
+    terms = fromBody
     const ping = integration.source === 'github' && terms.event === 'ping'
     const stored = await this.store.submit({
       integrationId: integration.id,

@@ -1,0 +1,170 @@
+import { expect, test } from 'bun:test'
+import { createHmac } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { harnessPerFile } from '../support/harness.ts'
+import {
+  adminKey,
+  createIntegration,
+  deliveriesOf,
+  deliverWithBearer,
+  hookPathOf,
+} from '../support/integrations.ts'
+
+// CDEvents and Flux senders through the receiver and the worker: the CDEvents spec's own
+// examples and Flux events (packages/integrations/fixtures: SOURCE.md names each one's source),
+// posted as read, in every mode their senders use.
+
+const h = harnessPerFile()
+const FIXTURES = new URL('../../../../packages/integrations/fixtures/', import.meta.url)
+const fixture = (path: string) => readFile(new URL(path, FIXTURES), 'utf8')
+const COMMIT = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3'
+
+const receiptOf = async (path: string) =>
+  (await (await h.get(path)).json()) as Record<string, unknown>
+
+test('CDEvents: the spec’s service.deployed, bare, structured and binary, each recorded once with source cdevents', async () => {
+  const key = await adminKey(h)
+  const integration = await createIntegration(h, key, {
+    source: 'cdevents',
+    name: 'cdviz',
+    mapping: { repository: 'acme/shop', commit: COMMIT },
+  })
+  const example = await fixture('cdevents/v0.5.1/examples/service_deployed.json')
+  const cdevent = JSON.parse(example)
+  const envelope = (id: string) =>
+    `{"specversion":"1.0","id":"${id}","source":"/event/source/123","type":"${cdevent.context.type}","time":"${cdevent.context.timestamp}","datacontenttype":"application/json","data":${example}}`
+  const binaryHeaders = (id: string) => ({
+    'ce-specversion': '1.0',
+    'ce-id': id,
+    'ce-source': '/event/source/123',
+    'ce-type': cdevent.context.type,
+  })
+  // Bare, structured, binary: each mode's statuses, in that order.
+  const sendEachMode = async () => [
+    (await deliverWithBearer(h, integration, example, {})).status,
+    (
+      await deliverWithBearer(h, integration, envelope('structured-1'), {
+        'content-type': 'application/cloudevents+json; charset=utf-8',
+      })
+    ).status,
+    (
+      await deliverWithBearer(
+        h,
+        integration,
+        example.replace(cdevent.context.id, 'binary-1'),
+        binaryHeaders('binary-1'),
+      )
+    ).status,
+  ]
+  expect(await sendEachMode()).toEqual([202, 202, 202])
+  // Sent again, each is recognised by its id within its source.
+  expect(await sendEachMode()).toEqual([200, 200, 200])
+  await h.settle()
+  const deliveries = await deliveriesOf(h, key, integration)
+  expect(deliveries.map((each) => each.outcome).sort()).toEqual([
+    'duplicate',
+    'duplicate',
+    'duplicate',
+    'recorded',
+    'recorded',
+    'recorded',
+  ])
+  expect(deliveries.every((each) => each.event === 'dev.cdevents.service.deployed.0.3.0')).toBe(
+    true,
+  )
+  const recorded = deliveries.find((each) => each.outcome === 'recorded')
+  expect(await receiptOf(recorded?.deployment as string)).toMatchObject({
+    status: 'recorded',
+    source: 'cdevents',
+    repositoryFullName: 'acme/shop',
+    environment: 'test123',
+    app: 'myapp',
+    version: 'sha256:0b31b1c02ff4',
+    commitHash: COMMIT,
+    deployedAt: '2023-03-20T14:27:05.315384Z',
+  })
+})
+
+test('CDEvents: a bad or missing bearer, or a malformed CloudEvent, gets its problem and records nothing', async () => {
+  const key = await adminKey(h)
+  const integration = await createIntegration(h, key, {
+    source: 'cdevents',
+    name: 'refusals',
+    mapping: { repository: 'acme/shop', commit: COMMIT },
+  })
+  const example = await fixture('cdevents/v0.4.1/examples/service_upgraded.json')
+  const wrong = await deliverWithBearer(h, integration, example, {}, 'shiplog_whsec_wrong')
+  expect(wrong.status).toBe(401)
+  expect((await wrong.json()).detail).toContain('Authorization is missing or is not Bearer')
+  expect((await deliverWithBearer(h, integration, example, {}, null)).status).toBe(401)
+  const malformed = await deliverWithBearer(
+    h,
+    integration,
+    '{"specversion":"1.0","id":"x","source":"/s","type":"dev.cdevents.service.deployed.0.3.0","data_base64":"e30="}',
+    { 'content-type': 'application/cloudevents+json' },
+  )
+  expect(malformed.status).toBe(400)
+  expect((await malformed.json()).type).toBe('/problems/not-an-event')
+  const notJson = await deliverWithBearer(h, integration, '{"context":', {})
+  expect(notJson.status).toBe(400)
+  await h.settle()
+  const deliveries = await deliveriesOf(h, key, integration)
+  expect(deliveries.map((each) => each.outcome)).toEqual([
+    'refused',
+    'refused',
+    'refused',
+    'refused',
+  ])
+  expect(deliveries.map((each) => each.deployment)).toEqual([null, null, null, null])
+})
+
+const signed = (secret: string, body: string) =>
+  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
+
+test('Flux: a signed Kustomization ReconciliationSucceeded records its commit; the same revision again is a duplicate', async () => {
+  const key = await adminKey(h)
+  const integration = await createIntegration(h, key, {
+    source: 'flux',
+    name: 'cluster-eu',
+    mapping: { repository: 'acme/platform', environment: 'production' },
+  })
+  const event = await fixture('flux/events/derived/kustomization-reconciliationsucceeded.json')
+  const post = (body: string, headers: Record<string, string>) =>
+    h.send('POST', hookPathOf(integration), {
+      key: null,
+      headers: {
+        'content-type': 'application/json',
+        'gotk-component': 'kustomize-controller',
+        ...headers,
+      },
+      rawBody: body,
+    })
+  expect((await post(event, { 'x-signature': signed(integration.secret, event) })).status).toBe(202)
+  // Reconciled again later, same revision: a new timestamp, the same release.
+  const later = event.replace('2023-08-16T10:26:43Z', '2023-08-16T10:36:43Z')
+  expect((await post(later, { 'x-signature': signed(integration.secret, later) })).status).toBe(200)
+  // A generic Provider sends the secret as a bearer instead.
+  const progressing = await fixture('flux/events/derived/kustomization-progressing-changeset.json')
+  expect((await post(progressing, { authorization: `Bearer ${integration.secret}` })).status).toBe(
+    202,
+  )
+  const forged = await post(event, { 'x-signature': signed('not the secret', event) })
+  expect(forged.status).toBe(401)
+  await h.settle()
+  const deliveries = await deliveriesOf(h, key, integration)
+  expect(deliveries.map((each) => [each.event, each.outcome])).toEqual([
+    // Refused before its body is read: its event is not known.
+    ['unknown', 'refused'],
+    ['Kustomization Progressing', 'ignored'],
+    ['Kustomization ReconciliationSucceeded', 'duplicate'],
+    ['Kustomization ReconciliationSucceeded', 'recorded'],
+  ])
+  expect(await receiptOf(deliveries[3]?.deployment as string)).toMatchObject({
+    source: 'flux',
+    repositoryFullName: 'acme/platform',
+    environment: 'production',
+    app: 'flux-system',
+    version: '802723078aff',
+    commitHash: '802723078affd3eb2a3898630261ab3ca5d6dd40',
+  })
+})
