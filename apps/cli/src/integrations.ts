@@ -11,7 +11,7 @@ import {
 import { WorkspaceIntegrations } from './integrations/workspace-integrations.ts'
 
 const USAGE = `Usage:
-  bun run integrations create --workspace <slug> --source github|gitlab --name <name> [--mapping '<json>']
+  bun run integrations create --workspace <slug> --source github|gitlab|cdevents|argocd|flux --name <name> [--mapping '<json>']
       connect a GitHub or GitLab webhook: prints its URL, its secret (shown once), the events to
       tick and the content type, to paste into the host's webhook form. --mapping says where the
       fields a delivery lacks come from, e.g. '{"app": [{"from": "deployment.payload.service"}, "web"]}'
@@ -83,7 +83,7 @@ await runCommand(
         console.log(
           listed.length > 0
             ? integrationsTable(listed)
-            : `No integrations in workspace "${slug}" yet. Create one with: bun run integrations create --workspace ${slug} --source github|gitlab --name <name>`,
+            : `No integrations in workspace "${slug}" yet. Create one with: bun run integrations create --workspace ${slug} --source github|gitlab|cdevents|argocd|flux --name <name>`,
         )
       } else if (command === 'rotate') {
         const rotated = await integrations.rotate(id as string)

@@ -46,6 +46,21 @@ export function createWorkerMetrics() {
       labelNames: ['queue', 'state'] as const,
       registers,
     }),
+    oldestWaiting: new Gauge({
+      name: 'shiplog_oldest_waiting_deployment_seconds',
+      help: 'Seconds since the oldest deployment not yet recorded was received (inbox or retries); 0 when none waits.',
+      registers,
+    }),
+    deliveriesWaiting: new Gauge({
+      name: 'shiplog_integration_deliveries_waiting',
+      help: 'Integration deliveries stored by a receiver and not handled by a worker yet.',
+      registers,
+    }),
+    oldestWaitingDelivery: new Gauge({
+      name: 'shiplog_oldest_waiting_delivery_seconds',
+      help: 'Seconds since the oldest delivery still waiting for a worker was received; 0 when none waits.',
+      registers,
+    }),
     dbConnections: new Gauge({ ...POOL_GAUGE, registers }),
   }
 }

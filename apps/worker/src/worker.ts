@@ -1,5 +1,9 @@
 import { createSql, processApplicationName } from '@shiplog/db/client'
-import { forgetOldDeliveries, vacuumDeliveries } from '@shiplog/db/integrations/deliveries'
+import {
+  forgetOldDeliveries,
+  vacuumDeliveries,
+  waitingDeliveries,
+} from '@shiplog/db/integrations/deliveries'
 import { reportPoolConnections } from '@shiplog/db/pool-gauge'
 import { analyzeStaleTables } from '@shiplog/db/queries/table-statistics'
 import { DeploymentQueue } from '@shiplog/db/queue'
@@ -68,6 +72,10 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
     for (const { queue: store, state, count } of await queue.depth()) {
       metrics.queueDepth.set({ queue: store, state }, count)
     }
+    metrics.oldestWaiting.set(await queue.oldestWaitingSeconds())
+    const deliveries = await waitingDeliveries(sql)
+    metrics.deliveriesWaiting.set(deliveries.count)
+    metrics.oldestWaitingDelivery.set(deliveries.oldestSeconds)
     await reportPoolConnections(sql, applicationName, metrics.dbConnections)
   }
 

@@ -271,3 +271,15 @@ export async function settleDelivery(
 export async function vacuumDeliveries(sql: Sql): Promise<void> {
   await sql`vacuum (skip_locked) integration_deliveries, commit_chains`
 }
+
+/** How many deliveries wait for the worker, and how long the oldest has: the receivers' backlog. */
+export async function waitingDeliveries(
+  sql: Sql,
+): Promise<{ count: number; oldestSeconds: number }> {
+  // Both read the partial index of waiting rows: a step for the oldest, the rows for the count.
+  const [row] = await sql<{ count: number; seconds: number | null }[]>`
+    select (select count(*)::int from integration_deliveries where state = 'received') as count,
+           extract(epoch from now() - (select received_at from integration_deliveries
+                                        where state = 'received' order by id limit 1))::float8 as seconds`
+  return { count: row?.count ?? 0, oldestSeconds: Math.max(0, row?.seconds ?? 0) }
+}

@@ -44,3 +44,17 @@ export async function countUnrecorded(sql: Sql): Promise<Record<string, number>>
     rows.filter((row) => row.count > 0).map((row) => [row.store, row.count]),
   )
 }
+
+/**
+ * Seconds since the oldest deployment not yet recorded was received (its first attempt in the
+ * inbox, or a retry), 0 when none waits: what says the worker is behind, whatever the depth.
+ * The inbox's oldest is its first id (UUIDv7, in order of arrival), one index step.
+ */
+export async function oldestWaitingSeconds(sql: Sql): Promise<number> {
+  const [row] = await sql<{ seconds: number | null }[]>`
+    select extract(epoch from now() - least(
+      (select received_at from deployment_inbox order by id limit 1),
+      (select min(created_on) from pgboss.job where name = ${RETRIES} and state <= 'active')
+    ))::float8 as seconds`
+  return Math.max(0, row?.seconds ?? 0)
+}

@@ -9,7 +9,7 @@ import {
 } from './accepted.ts'
 import { Batches, type BatchReport, type Recorder } from './batch.ts'
 import { listDeadLetters, replayDeadLetters } from './dead-letters.ts'
-import { countUnrecorded, queueDepth } from './depth.ts'
+import { countUnrecorded, oldestWaitingSeconds, queueDepth } from './depth.ts'
 import {
   createEngine,
   type Engine,
@@ -143,6 +143,11 @@ export class DeploymentQueue {
   /** What waits in each store, for the gauges. */
   depth() {
     return queueDepth(this.sql, this.engine)
+  }
+
+  /** Seconds the oldest deployment not yet recorded has waited; 0 when none waits. */
+  oldestWaitingSeconds() {
+    return oldestWaitingSeconds(this.sql)
   }
 
   /** Exactly how many deployments wait to be recorded, by store; `{}` once drained. */
