@@ -47,7 +47,7 @@ test('the oldest waiting deployment and delivery age while nothing records them,
 test('every metric an alert reads exists on the running API’s or worker’s /metrics', async () => {
   const rules = parse(
     await readFile(
-      new URL('../../../../infra/prometheus/shiplog-alerts.yaml', import.meta.url),
+      new URL('../../../../infra/helm/shiplog/files/shiplog-alerts.yaml', import.meta.url),
       'utf8',
     ),
   ) as { groups: { rules: { alert: string; expr: string }[] }[] }
