@@ -7,7 +7,7 @@ import { outcomeOfDeploymentStatus } from './github/deployment-status.ts'
 import { outcomeOfGitHubPush } from './github/push.ts'
 import { outcomeOfDeploymentHook } from './gitlab/deployment-hook.ts'
 import { outcomeOfPushHook } from './gitlab/push-hook.ts'
-import type { Delivery, IntegrationMapping } from './mapping.ts'
+import { type Delivery, type IntegrationMapping, isJsonObject } from './mapping.ts'
 import type { DeliveryOutcome } from './outcome.ts'
 import type { PushOutcome } from './push.ts'
 
@@ -43,7 +43,7 @@ export function interpret(
   delivery: Delivery,
   mapping: IntegrationMapping,
 ): Interpretation {
-  if (typeof delivery.body !== 'object' || delivery.body === null || Array.isArray(delivery.body)) {
+  if (!isJsonObject(delivery.body)) {
     return { outcome: 'ignored', reason: 'the body is not a JSON object' }
   }
   // Argo CD's notifications post the CDEvent its template (infra/argocd) writes.

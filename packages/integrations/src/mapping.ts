@@ -14,6 +14,10 @@ export interface Delivery {
   headers: Headers
 }
 
+/** Whether a parsed JSON value is an object (not null, not an array): what a path can step into. */
+export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
 /** The value at a dot path of the body (`a.b.c`), or of a header (`headers.<name>`), as text. */
 export function valueAt(delivery: Delivery, path: string): string | undefined {
   const [first, ...rest] = path.split('.')
@@ -22,9 +26,9 @@ export function valueAt(delivery: Delivery, path: string): string | undefined {
   }
   let value: unknown = delivery.body
   for (const key of path.split('.')) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+    if (!isJsonObject(value)) return undefined
     // Own properties only: a path never reaches Object.prototype.
-    value = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined
+    value = Object.hasOwn(value, key) ? value[key] : undefined
   }
   if (typeof value === 'number' && Number.isFinite(value)) return String(value)
   return typeof value === 'string' ? nonBlank(value) : undefined

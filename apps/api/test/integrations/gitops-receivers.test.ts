@@ -1,13 +1,12 @@
 import { expect, test } from 'bun:test'
-import { createHmac } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { harnessPerFile } from '../support/harness.ts'
 import {
   adminKey,
   createIntegration,
+  deliverFlux,
   deliveriesOf,
   deliverWithBearer,
-  hookPathOf,
 } from '../support/integrations.ts'
 
 // CDEvents and Flux senders through the receiver and the worker: the CDEvents spec's own
@@ -118,9 +117,6 @@ test('CDEvents: a bad or missing bearer, or a malformed CloudEvent, gets its pro
   expect(deliveries.map((each) => each.deployment)).toEqual([null, null, null, null])
 })
 
-const signed = (secret: string, body: string) =>
-  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
-
 test('Flux: a signed Kustomization ReconciliationSucceeded records its commit; the same revision again is a duplicate', async () => {
   const key = await adminKey(h)
   const integration = await createIntegration(h, key, {
@@ -129,26 +125,16 @@ test('Flux: a signed Kustomization ReconciliationSucceeded records its commit; t
     mapping: { repository: 'acme/platform', environment: 'production' },
   })
   const event = await fixture('flux/events/derived/kustomization-reconciliationsucceeded.json')
-  const post = (body: string, headers: Record<string, string>) =>
-    h.send('POST', hookPathOf(integration), {
-      key: null,
-      headers: {
-        'content-type': 'application/json',
-        'gotk-component': 'kustomize-controller',
-        ...headers,
-      },
-      rawBody: body,
-    })
-  expect((await post(event, { 'x-signature': signed(integration.secret, event) })).status).toBe(202)
+  expect((await deliverFlux(h, integration, event)).status).toBe(202)
   // Reconciled again later, same revision: a new timestamp, the same release.
   const later = event.replace('2023-08-16T10:26:43Z', '2023-08-16T10:36:43Z')
-  expect((await post(later, { 'x-signature': signed(integration.secret, later) })).status).toBe(200)
+  expect((await deliverFlux(h, integration, later)).status).toBe(200)
   // A generic Provider sends the secret as a bearer instead.
   const progressing = await fixture('flux/events/derived/kustomization-progressing-changeset.json')
-  expect((await post(progressing, { authorization: `Bearer ${integration.secret}` })).status).toBe(
-    202,
-  )
-  const forged = await post(event, { 'x-signature': signed('not the secret', event) })
+  expect(
+    (await deliverFlux(h, integration, progressing, { bearer: integration.secret })).status,
+  ).toBe(202)
+  const forged = await deliverFlux(h, integration, event, { secret: 'not the secret' })
   expect(forged.status).toBe(401)
   await h.settle()
   const deliveries = await deliveriesOf(h, key, integration)

@@ -71,6 +71,26 @@ export function deliverGitLab(
   return h.send('POST', hookPathOf(integration), { key: null, headers, rawBody: payload })
 }
 
+/**
+ * Posts bytes as Flux's notification-controller does: with a generic-hmac Provider, signed with
+ * `secret` under `X-Signature` (GitHub's scheme, so Octokit's own `sign`); with a generic one
+ * (`bearer`), the Secret's `Authorization` header instead.
+ */
+export async function deliverFlux(
+  h: Harness,
+  integration: { url: string; secret: string },
+  payload: string,
+  options: { secret?: string; bearer?: string } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'gotk-component': 'kustomize-controller',
+  }
+  if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`
+  else headers['x-signature'] = await sign(options.secret ?? integration.secret, payload)
+  return h.send('POST', hookPathOf(integration), { key: null, headers, rawBody: payload })
+}
+
 /** The integration's deliveries list, newest first. */
 export async function deliveriesOf(
   h: Harness,

@@ -2,7 +2,7 @@
 // `data` is the CDEvent, `Content-Type: application/cloudevents+json`), binary (the CloudEvent's
 // attributes as `ce-*` headers, the CDEvent as the body), or a bare CDEvent posted as JSON.
 
-import { type Delivery, valueAt } from '../mapping.ts'
+import { type Delivery, isJsonObject, valueAt } from '../mapping.ts'
 
 /** A CDEvent and what identifies it: its type, and its id within its source. */
 export interface ReceivedCDEvent {
@@ -14,29 +14,26 @@ export interface ReceivedCDEvent {
   source: string | undefined
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
 const text = (value: unknown) =>
   typeof value === 'string' && value.trim() ? value.trim() : undefined
 
 /** The CDEvent a delivery carries, or why it carries none. */
 export function receivedCDEvent(delivery: Delivery): ReceivedCDEvent | { reason: string } {
   const { body, headers } = delivery
-  if (!isObject(body)) return { reason: 'the body is not a JSON object' }
+  if (!isJsonObject(body)) return { reason: 'the body is not a JSON object' }
   if (headers.has('ce-specversion')) {
-    const type = text(headers.get('ce-type')) ?? text(valueAt(delivery, 'context.type'))
+    const type = text(headers.get('ce-type')) ?? valueAt(delivery, 'context.type')
     if (type === undefined) return { reason: 'a binary CloudEvent without ce-type' }
     return {
       mode: 'binary',
       cdevent: body,
       type,
-      id: text(headers.get('ce-id')) ?? text(valueAt(delivery, 'context.id')),
-      source: text(headers.get('ce-source')) ?? text(valueAt(delivery, 'context.source')),
+      id: text(headers.get('ce-id')) ?? valueAt(delivery, 'context.id'),
+      source: text(headers.get('ce-source')) ?? valueAt(delivery, 'context.source'),
     }
   }
-  if (typeof body.specversion === 'string' && !isObject(body.context)) {
-    if (!isObject(body.data)) {
+  if (typeof body.specversion === 'string' && !isJsonObject(body.context)) {
+    if (!isJsonObject(body.data)) {
       return {
         reason:
           'a structured CloudEvent whose data is not a CDEvent object (data_base64 is not read: send JSON data)',
@@ -52,7 +49,7 @@ export function receivedCDEvent(delivery: Delivery): ReceivedCDEvent | { reason:
       source: text(body.source),
     }
   }
-  if (isObject(body.context)) {
+  if (isJsonObject(body.context)) {
     const type = text(body.context.type)
     if (type === undefined) return { reason: 'a CDEvent without context.type' }
     return {

@@ -18,7 +18,13 @@
 // rollout leaves the running version as it was, and names no deployment Shiplog recorded, so it
 // is no failure signal of one (docs/integrations.md).
 
-import { type Delivery, type IntegrationMapping, mappedValue, valueAt } from '../mapping.ts'
+import {
+  type Delivery,
+  type IntegrationMapping,
+  isJsonObject,
+  mappedValue,
+  valueAt,
+} from '../mapping.ts'
 import type { DeliveryOutcome } from '../outcome.ts'
 import { parseRevision } from './revision.ts'
 
@@ -26,21 +32,13 @@ const GROUPS = ['kustomize.toolkit.fluxcd.io', 'helm.toolkit.fluxcd.io', 'event.
 
 /** A metadata key as sent bare (notification-controller 1.5 and later) or with its group. */
 export function metadataValue(delivery: Delivery, key: string): string | undefined {
-  const metadata = valueAtObject(delivery.body, 'metadata')
-  if (metadata === undefined) return undefined
+  const metadata = isJsonObject(delivery.body) ? delivery.body.metadata : undefined
+  if (!isJsonObject(metadata)) return undefined
   for (const name of [key, ...GROUPS.map((group) => `${group}/${key}`)]) {
     const value = metadata[name]
     if (typeof value === 'string' && value.trim()) return value.trim()
   }
   return undefined
-}
-
-function valueAtObject(body: unknown, key: string): Record<string, unknown> | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined
-  const value = (body as Record<string, unknown>)[key]
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined
 }
 
 /** Whether the event says a release reached the cluster, by its kind and reason. */
@@ -58,8 +56,9 @@ function finished(kind: string, reason: string, message: string): boolean {
 
 /** The event's kind and reason, as the deliveries list names it: `Kustomization ReconciliationSucceeded`. */
 export function fluxEventName(body: unknown): string | undefined {
-  const kind = valueAt({ body, headers: new Headers() }, 'involvedObject.kind')
-  const reason = valueAt({ body, headers: new Headers() }, 'reason')
+  const event: Delivery = { body, headers: new Headers() }
+  const kind = valueAt(event, 'involvedObject.kind')
+  const reason = valueAt(event, 'reason')
   return kind === undefined || reason === undefined ? undefined : `${kind} ${reason}`
 }
 
