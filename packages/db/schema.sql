@@ -98,7 +98,7 @@ create table deployment_cells (
   latest_id uuid not null,
   latest_deployed_at timestamp with time zone not null,
   latest_version text not null,
-  latest_commit_hash text not null,
+  latest_commit_hash text,
   latest_day integer not null,
   latest_day_count integer default 0 not null,
   latest_week integer not null,
@@ -174,7 +174,7 @@ create table deployment_inbox (
   environment text not null,
   app text not null,
   version text not null,
-  commit_hash text not null,
+  commit_hash text,
   description text,
   author text,
   monorepo_path text,
@@ -189,7 +189,7 @@ create table deployments (
   application_id bigint not null,
   environment_id bigint not null,
   version text not null,
-  commit_hash text not null,
+  commit_hash text,
   description text,
   author text,
   deployed_at timestamp with time zone not null,
@@ -442,6 +442,8 @@ CREATE INDEX deployments_newest ON public.deployments USING btree (workspace_id,
 
 CREATE UNIQUE INDEX deployments_unique_delivery ON public.deployments USING btree (application_id, environment_id, deployed_at, (((('x'::text || "left"(md5(((version || '/'::text) || commit_hash)), 16)))::bit(64))::bigint));
 
+CREATE UNIQUE INDEX deployments_unique_delivery_commit_unknown ON public.deployments USING btree (application_id, environment_id, version, deployed_at) WHERE (commit_hash IS NULL);
+
 CREATE INDEX deployments_voided ON public.deployments USING btree (workspace_id) WHERE (voided_at IS NOT NULL);
 
 CREATE INDEX idempotency_keys_expiry ON public.idempotency_keys USING btree (expires_at);
@@ -524,22 +526,32 @@ create view expected_deployment_dora_facts as
             d.environment_id,
             d.deployed_at,
             d.commit_hash,
+            d.version,
+            lag(d.id) OVER by_stream AS previous_id,
             lag(d.commit_hash) OVER by_stream AS previous_commit,
+            lag(d.version) OVER by_stream AS previous_version,
             lag(d.id) OVER by_commit AS earlier_same_commit
            FROM deployments d
           WHERE d.voided_at IS NULL
-          WINDOW by_stream AS (PARTITION BY d.application_id, d.environment_id ORDER BY d.deployed_at, d.id), by_commit AS (PARTITION BY d.application_id, d.environment_id, d.commit_hash ORDER BY d.deployed_at, d.id)
+          WINDOW by_stream AS (PARTITION BY d.application_id, d.environment_id ORDER BY d.deployed_at, d.id), by_commit AS (PARTITION BY d.application_id, d.environment_id, d.commit_hash, (
+                CASE
+                    WHEN d.commit_hash IS NULL THEN d.version
+                    ELSE NULL::text
+                END) ORDER BY d.deployed_at, d.id)
         ), typed AS (
          SELECT s.id,
             s.application_id,
             s.environment_id,
             s.deployed_at,
             s.commit_hash,
+            s.version,
+            s.previous_id,
             s.previous_commit,
+            s.previous_version,
             s.earlier_same_commit,
                 CASE
-                    WHEN s.previous_commit IS NULL THEN 'initial'::text
-                    WHEN s.previous_commit = s.commit_hash THEN 'redeploy'::text
+                    WHEN s.previous_id IS NULL THEN 'initial'::text
+                    WHEN same_change(s.previous_commit, s.previous_version, s.commit_hash, s.version) THEN 'redeploy'::text
                     WHEN s.earlier_same_commit IS NOT NULL THEN 'rollback'::text
                     ELSE 'forward'::text
                 END AS change_type
@@ -681,16 +693,20 @@ AS $function$
   select coalesce((select a.deployment_id from deployment_aliases a where a.id = receipt), receipt)
 $function$;
 
-CREATE OR REPLACE FUNCTION public.change_type(application bigint, environment bigint, at timestamp with time zone, deployment uuid, commit text)
+CREATE OR REPLACE FUNCTION public.change_type(application bigint, environment bigint, at timestamp with time zone, deployment uuid, commit text, of_version text)
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
 AS $function$
   select case
-           when before.commit_hash is null then 'initial'
-           when before.commit_hash = commit then 'redeploy'
+           when before.id is null then 'initial'
+           when same_change(before.commit_hash, before.version, commit, of_version) then 'redeploy'
            when exists (select 1 from commit_deployment_before(commit, application, environment,
                                                                at, deployment)) then 'rollback'
+           when commit is null
+                and exists (select 1 from version_deployment_before(of_version, application,
+                                                                    environment, at, deployment))
+             then 'rollback'
            else 'forward'
          end
     from (select) one
@@ -915,27 +931,35 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION public.dora_facts_of(ids uuid[], previous_commits text[])
+CREATE OR REPLACE FUNCTION public.dora_facts_of(ids uuid[], previous_ids uuid[])
  RETURNS SETOF deployment_dora_facts
  LANGUAGE sql
  STABLE PARALLEL SAFE
 AS $function$
   select facts.*
-    from unnest(ids, previous_commits) as given(id, previous_commit)
+    from unnest(ids, previous_ids) as given(id, previous_id)
     join deployments d on d.id = given.id
+    left join lateral (
+      select p.id, p.commit_hash, p.version from deployments p where p.id = given.previous_id
+      union all
+      select p.id, p.commit_hash, p.version
+        from deployment_before(d.application_id, d.environment_id, d.deployed_at, d.id) p
+       where given.previous_id is null) as previous_of on true
     cross join lateral (
-      select coalesce(given.previous_commit,
-                      (select p.commit_hash
-                         from deployment_before(d.application_id, d.environment_id,
-                                                d.deployed_at, d.id) p)) as commit_hash) as previous_of
+      select case when previous_of.id is not null
+                   and not same_change(previous_of.commit_hash, previous_of.version,
+                                       d.commit_hash, d.version) then
+               coalesce((select e.id
+                           from commit_deployment_before(d.commit_hash, d.application_id,
+                                                         d.environment_id, d.deployed_at, d.id) e),
+                        (select e.id
+                           from version_deployment_before(d.version, d.application_id,
+                                                          d.environment_id, d.deployed_at, d.id) e
+                          where d.commit_hash is null)) end as id) as earlier_same_commit
     cross join lateral (
-      select case when previous_of.commit_hash <> d.commit_hash then
-               (select e.id
-                  from commit_deployment_before(d.commit_hash, d.application_id, d.environment_id,
-                                                d.deployed_at, d.id) e) end as id) as earlier_same_commit
-    cross join lateral (
-      select case when previous_of.commit_hash is null then 'initial'
-                  when previous_of.commit_hash = d.commit_hash then 'redeploy'
+      select case when previous_of.id is null then 'initial'
+                  when same_change(previous_of.commit_hash, previous_of.version,
+                                   d.commit_hash, d.version) then 'redeploy'
                   when earlier_same_commit.id is not null then 'rollback'
                   else 'forward' end as change_type) as typed
     -- Its commits read once for both, each probed once for an earlier delivery: whether one it
@@ -1229,29 +1253,29 @@ CREATE OR REPLACE FUNCTION public.refresh_dora_facts(moved uuid[], owners uuid[]
 AS $function$
 declare
   affected uuid[];
-  previous_commits text[];
+  previous_ids uuid[];
 begin
   with placed as (
     -- The moved deployments among their streams' latest before them, in stream order: a
     -- deployment after its stream's latest is appended, and the row before it is its previous.
     select p.*,
            coalesce(bool_or(p.is_latest_before) over earlier, false) as appended,
-           lag(p.commit_hash) over (partition by p.application_id, p.environment_id
-                                    order by p.deployed_at, p.id) as previous_commit
+           lag(p.id) over (partition by p.application_id, p.environment_id
+                           order by p.deployed_at, p.id) as previous_id
       from (select d.id, d.application_id, d.environment_id, d.deployed_at, d.commit_hash,
-                   false as is_latest_before
+                   d.version, false as is_latest_before
               from deployments d where d.id = any(moved)
             union all
             select c.latest_id, c.application_id, c.environment_id, c.latest_deployed_at,
-                   c.latest_commit_hash, true
+                   c.latest_commit_hash, c.latest_version, true
               from unnest(streams_before) c) p
     window earlier as (partition by p.application_id, p.environment_id
                        order by p.deployed_at, p.id
                        rows between unbounded preceding and 1 preceding)
   ),
   changes as (
-    select id, application_id, environment_id, deployed_at, commit_hash, appended,
-           case when appended then previous_commit end as previous_commit
+    select id, application_id, environment_id, deployed_at, commit_hash, version, appended,
+           case when appended then previous_id end as previous_id
       from placed where not is_latest_before
   ),
   commit_changes as (
@@ -1262,10 +1286,10 @@ begin
       from unnest(owners, shas) as given(owner, sha)
       join deployments d on d.id = canonical_deployment(given.owner)
   )
-  -- Each deployment once, with its previous's commit where known.
-  select array_agg(id), array_agg(previous_commit) into affected, previous_commits
-    from (select id, max(previous_commit) as previous_commit from (
-      select id, previous_commit from changes
+  -- Each deployment once, with the deployment before it where known.
+  select array_agg(id), array_agg(previous_id) into affected, previous_ids
+    from (select id, (array_agg(previous_id) filter (where previous_id is not null))[1] as previous_id from (
+      select id, previous_id from changes
       union all
       select (select n.id
                 from deployment_after(c.application_id, c.environment_id, c.deployed_at, c.id) n), null
@@ -1275,6 +1299,11 @@ begin
                 from commit_deployment_after(c.commit_hash, c.application_id, c.environment_id,
                                              c.deployed_at, c.id) n), null
         from changes c where not c.appended
+      union all
+      select (select n.id
+                from version_deployment_after(c.version, c.application_id, c.environment_id,
+                                              c.deployed_at, c.id) n), null
+        from changes c where not c.appended and c.commit_hash is null
       union all
       select id, null from commit_changes
       union all
@@ -1287,14 +1316,23 @@ begin
                order by e.deployed_at, e.id
                limit 1), null
         from commit_changes c where not c.appended
-    ) reached(id, previous_commit)
+    ) reached(id, previous_id)
     where id is not null
     group by id) once;
 
   if affected is null then return; end if;
   delete from deployment_dora_facts where deployment_id = any(affected);
-  insert into deployment_dora_facts select * from dora_facts_of(affected, previous_commits);
+  insert into deployment_dora_facts select * from dora_facts_of(affected, previous_ids);
 end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.same_change(commit text, of_version text, other_commit text, other_version text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select case when commit is not null and other_commit is not null then commit = other_commit
+              else of_version = other_version end
 $function$;
 
 CREATE OR REPLACE FUNCTION public.subtract_from_counts(workspace bigint, environment bigint, application bigint, width smallint, number integer, count integer)
@@ -1363,6 +1401,46 @@ begin
       returning *;
   end if;
 end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.version_deployment_after(of_version text, application bigint, environment bigint, at timestamp with time zone, deployment uuid)
+ RETURNS SETOF deployments
+ LANGUAGE sql
+ STABLE PARALLEL SAFE ROWS 1
+AS $function$
+  select e.* from deployments e
+   where e.application_id = application and e.environment_id = environment
+     and e.version = of_version and e.commit_hash is null and e.voided_at is null
+     and e.deployed_at = (
+       select c.deployed_at from deployments c
+        where c.application_id = application and c.environment_id = environment
+          and c.version = of_version and c.commit_hash is null and c.voided_at is null
+          and c.deployed_at >= at and (c.deployed_at, c.id) > (at, deployment)
+        order by c.deployed_at
+        limit 1)
+     and (e.deployed_at, e.id) > (at, deployment)
+   order by e.id
+   limit 1
+$function$;
+
+CREATE OR REPLACE FUNCTION public.version_deployment_before(of_version text, application bigint, environment bigint, at timestamp with time zone, deployment uuid)
+ RETURNS SETOF deployments
+ LANGUAGE sql
+ STABLE PARALLEL SAFE ROWS 1
+AS $function$
+  select e.* from deployments e
+   where e.application_id = application and e.environment_id = environment
+     and e.version = of_version and e.commit_hash is null and e.voided_at is null
+     and e.deployed_at = (
+       select c.deployed_at from deployments c
+        where c.application_id = application and c.environment_id = environment
+          and c.version = of_version and c.commit_hash is null and c.voided_at is null
+          and c.deployed_at <= at and (c.deployed_at, c.id) < (at, deployment)
+        order by c.deployed_at desc
+        limit 1)
+     and (e.deployed_at, e.id) < (at, deployment)
+   order by e.id desc
+   limit 1
 $function$;
 
 CREATE TRIGGER deployment_aliases_after_insert AFTER INSERT ON public.deployment_aliases REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION deployment_aliases_after_insert();

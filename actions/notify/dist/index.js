@@ -3535,6 +3535,163 @@ function createShiplogClient(options) {
   };
 }
 
+// packages/schema/src/code-points.ts
+var isHigh = (c) => c >= 55296 && c <= 56319;
+var isLow = (c) => c >= 56320 && c <= 57343;
+function codePointLength(s) {
+  let n = 0;
+  for (let i = 0;i < s.length; i++) {
+    if (isHigh(s.charCodeAt(i)) && i + 1 < s.length && isLow(s.charCodeAt(i + 1)))
+      i++;
+    n++;
+  }
+  return n;
+}
+function hasLoneSurrogate(s) {
+  for (let i = 0;i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (isHigh(c)) {
+      if (i + 1 < s.length && isLow(s.charCodeAt(i + 1)))
+        i++;
+      else
+        return true;
+    } else if (isLow(c)) {
+      return true;
+    }
+  }
+  return false;
+}
+function hasControlChar(s) {
+  for (let i = 0;i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 31 || c === 127)
+      return true;
+  }
+  return false;
+}
+
+// packages/schema/src/text.ts
+var invalid = (error) => ({ error });
+var isInvalid = (outcome) => typeof outcome === "object" && outcome !== null && ("error" in outcome);
+var CONTROL_CHARS = invalid("must not contain control characters");
+var LONE_SURROGATE = invalid("must not contain unpaired surrogates (invalid Unicode)");
+function checkText(raw, maxLength) {
+  if (hasControlChar(raw))
+    return CONTROL_CHARS;
+  if (hasLoneSurrogate(raw))
+    return LONE_SURROGATE;
+  const trimmed = raw.trim();
+  if (maxLength !== undefined && trimmed.length > maxLength) {
+    const length = codePointLength(trimmed);
+    if (length > maxLength)
+      return invalid(`must be at most ${maxLength} characters (got ${length})`);
+  }
+  return trimmed;
+}
+
+// packages/schema/src/reported-time.ts
+var REPORTED_TIME_MAX_FUTURE_MS = 5 * 60 * 1000;
+var MAX_FUTURE_MICROS = BigInt(REPORTED_TIME_MAX_FUTURE_MS) * 1000n;
+var TOO_FAR_AHEAD = invalid(`must not be more than ${REPORTED_TIME_MAX_FUTURE_MS / 60000} minutes in the future`);
+function notAhead(instant, nowMicros) {
+  return instant.micros > nowMicros + MAX_FUTURE_MICROS ? TOO_FAR_AHEAD : instant;
+}
+
+// packages/schema/src/deployment.ts
+var REPOSITORY_FULL_NAME_PATTERN = "^[^\\s/]+(?:/[^\\s/]+)+$";
+var COMMIT_HASH_PATTERN = "^[0-9a-fA-F]{7,70}$";
+var DeployedCommit = Type.Union([Type.String(), Type.Null()], {
+  description: "The commit deployed, lower-case hexadecimal; null when it is unknown: an integration whose sender named no commit"
+});
+var DeploymentInput = Type.Object({
+  repositoryFullName: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: REPOSITORY_FULL_NAME_PATTERN,
+    format: "name",
+    description: "Repository as owner/name; nested groups (group/sub/repo) are allowed",
+    examples: ["acme/shop", "acme/platform/api"]
+  }),
+  environment: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    format: "name",
+    description: "Environment deployed to",
+    examples: ["production", "staging"]
+  }),
+  app: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    format: "name",
+    description: "Application or service that was deployed",
+    examples: ["api"]
+  }),
+  version: Type.String({
+    minLength: 1,
+    maxLength: 70,
+    description: "Version label of the deployed build",
+    examples: ["1.4.2", "v2026.05.01-3"]
+  }),
+  commitHash: Type.String({
+    minLength: 7,
+    maxLength: 70,
+    pattern: COMMIT_HASH_PATTERN,
+    description: "Git commit SHA that was deployed (stored lower-case)",
+    examples: ["9fceb02d0ae598e95dc970b74767f19372d61af8"]
+  }),
+  description: Type.Optional(Type.String({
+    maxLength: 255,
+    description: "Free-text note about the deployment; null or blank means none",
+    examples: ["Hotfix for checkout timeout"]
+  })),
+  author: Type.Optional(Type.String({
+    maxLength: 255,
+    description: "Who triggered the deployment; null or blank means unknown",
+    examples: ["octocat"]
+  })),
+  deployedAt: Type.Optional(Type.String({
+    format: "date-time",
+    description: "RFC 3339 date-time with a time zone, at most 5 minutes in the future; defaults to now",
+    examples: ["2026-05-01T12:00:00Z", "2026-05-01T14:00:00.123456+02:00"]
+  })),
+  monorepoPath: Type.Optional(Type.String({
+    maxLength: 255,
+    description: "Relative path of the app inside a monorepo, without '..' segments",
+    examples: ["apps/api"]
+  }))
+}, {
+  $id: "DeploymentInput",
+  additionalProperties: false,
+  description: "A deployment to record"
+});
+var Nullable = (description) => Type.Union([Type.String(), Type.Null()], { description });
+var DeploymentFields = Type.Object({
+  repositoryFullName: Type.String({ description: "Trimmed repository full name" }),
+  environment: Type.String({ description: "Trimmed environment" }),
+  app: Type.String({ description: "Trimmed app" }),
+  version: Type.String({ description: "Trimmed version" }),
+  commitHash: DeployedCommit,
+  description: Nullable("Trimmed description, or null when omitted"),
+  author: Nullable("Trimmed author, or null when omitted"),
+  deployedAt: Type.String({
+    format: "date-time",
+    description: "The instant sent, or the request time when omitted, in UTC as Postgres stores it (ms, or µs when finer)"
+  }),
+  monorepoPath: Nullable("Path without leading './' or trailing '/', or null when omitted")
+}, {
+  $id: "DeploymentFields",
+  additionalProperties: false,
+  description: "A validated, normalized deployment"
+});
+var DeploymentAccepted = Type.Object({ status: Type.Literal(202, { description: "Always 202" }) }, { additionalProperties: false });
+var DeploymentHeaders = Type.Object({
+  "Idempotency-Key": Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: 257,
+    description: "Makes a retry safe for 24 hours: the same key with the same body is answered `202` again and queues nothing; with another body it is a `422`. 1 to 255 printable ASCII characters, for example a UUID, bare or in double quotes (257 with them)."
+  }))
+});
+
 // packages/schema/src/date-time.ts
 var RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 var PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -3620,60 +3777,6 @@ function parseDateTime(s) {
 function parseDateOrDateTime(s) {
   const m = PLAIN_DATE.exec(s);
   return m === null ? parseDateTime(s) : parseDateTime(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
-}
-
-// packages/schema/src/code-points.ts
-var isHigh = (c) => c >= 55296 && c <= 56319;
-var isLow = (c) => c >= 56320 && c <= 57343;
-function codePointLength(s) {
-  let n = 0;
-  for (let i = 0;i < s.length; i++) {
-    if (isHigh(s.charCodeAt(i)) && i + 1 < s.length && isLow(s.charCodeAt(i + 1)))
-      i++;
-    n++;
-  }
-  return n;
-}
-function hasLoneSurrogate(s) {
-  for (let i = 0;i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (isHigh(c)) {
-      if (i + 1 < s.length && isLow(s.charCodeAt(i + 1)))
-        i++;
-      else
-        return true;
-    } else if (isLow(c)) {
-      return true;
-    }
-  }
-  return false;
-}
-function hasControlChar(s) {
-  for (let i = 0;i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 31 || c === 127)
-      return true;
-  }
-  return false;
-}
-
-// packages/schema/src/text.ts
-var invalid = (error) => ({ error });
-var isInvalid = (outcome) => typeof outcome === "object" && outcome !== null && ("error" in outcome);
-var CONTROL_CHARS = invalid("must not contain control characters");
-var LONE_SURROGATE = invalid("must not contain unpaired surrogates (invalid Unicode)");
-function checkText(raw, maxLength) {
-  if (hasControlChar(raw))
-    return CONTROL_CHARS;
-  if (hasLoneSurrogate(raw))
-    return LONE_SURROGATE;
-  const trimmed = raw.trim();
-  if (maxLength !== undefined && trimmed.length > maxLength) {
-    const length = codePointLength(trimmed);
-    if (length > maxLength)
-      return invalid(`must be at most ${maxLength} characters (got ${length})`);
-  }
-  return trimmed;
 }
 
 // packages/schema/src/names.ts
@@ -3883,7 +3986,7 @@ var LatestDeployment = Type.Object({
   app: Type.String({ description: "The application deployed" }),
   environment: Type.String({ description: "The environment deployed to" }),
   version: Type.String({ description: "The version deployed" }),
-  commitHash: Type.String({ description: "The commit deployed" }),
+  commitHash: DeployedCommit,
   deployedAt: Type.String({ format: "date-time", description: "When, in UTC" })
 }, { $id: "LatestDeployment" });
 var Latest = (description) => Type.Union([LatestDeployment, Type.Null()], { description });
@@ -4027,7 +4130,7 @@ var CompareQuery = Type.Object({
 var ComparedDeployment = Type.Object({
   id: Type.String({ format: "uuid" }),
   version: Type.String(),
-  commitHash: Type.String(),
+  commitHash: DeployedCommit,
   deployedAt: Type.String({ format: "date-time" })
 }, { $id: "ComparedDeployment" });
 var Side = Type.Object({
@@ -4063,105 +4166,6 @@ var Comparison = Type.Object({
     description: "Why the list may be incomplete; null when complete"
   })
 }, { $id: "Comparison" });
-// packages/schema/src/reported-time.ts
-var REPORTED_TIME_MAX_FUTURE_MS = 5 * 60 * 1000;
-var MAX_FUTURE_MICROS = BigInt(REPORTED_TIME_MAX_FUTURE_MS) * 1000n;
-var TOO_FAR_AHEAD = invalid(`must not be more than ${REPORTED_TIME_MAX_FUTURE_MS / 60000} minutes in the future`);
-function notAhead(instant, nowMicros) {
-  return instant.micros > nowMicros + MAX_FUTURE_MICROS ? TOO_FAR_AHEAD : instant;
-}
-
-// packages/schema/src/deployment.ts
-var REPOSITORY_FULL_NAME_PATTERN = "^[^\\s/]+(?:/[^\\s/]+)+$";
-var COMMIT_HASH_PATTERN = "^[0-9a-fA-F]{7,70}$";
-var DeploymentInput = Type.Object({
-  repositoryFullName: Type.String({
-    minLength: 1,
-    maxLength: 255,
-    pattern: REPOSITORY_FULL_NAME_PATTERN,
-    format: "name",
-    description: "Repository as owner/name; nested groups (group/sub/repo) are allowed",
-    examples: ["acme/shop", "acme/platform/api"]
-  }),
-  environment: Type.String({
-    minLength: 1,
-    maxLength: 255,
-    format: "name",
-    description: "Environment deployed to",
-    examples: ["production", "staging"]
-  }),
-  app: Type.String({
-    minLength: 1,
-    maxLength: 255,
-    format: "name",
-    description: "Application or service that was deployed",
-    examples: ["api"]
-  }),
-  version: Type.String({
-    minLength: 1,
-    maxLength: 70,
-    description: "Version label of the deployed build",
-    examples: ["1.4.2", "v2026.05.01-3"]
-  }),
-  commitHash: Type.String({
-    minLength: 7,
-    maxLength: 70,
-    pattern: COMMIT_HASH_PATTERN,
-    description: "Git commit SHA that was deployed (stored lower-case)",
-    examples: ["9fceb02d0ae598e95dc970b74767f19372d61af8"]
-  }),
-  description: Type.Optional(Type.String({
-    maxLength: 255,
-    description: "Free-text note about the deployment; null or blank means none",
-    examples: ["Hotfix for checkout timeout"]
-  })),
-  author: Type.Optional(Type.String({
-    maxLength: 255,
-    description: "Who triggered the deployment; null or blank means unknown",
-    examples: ["octocat"]
-  })),
-  deployedAt: Type.Optional(Type.String({
-    format: "date-time",
-    description: "RFC 3339 date-time with a time zone, at most 5 minutes in the future; defaults to now",
-    examples: ["2026-05-01T12:00:00Z", "2026-05-01T14:00:00.123456+02:00"]
-  })),
-  monorepoPath: Type.Optional(Type.String({
-    maxLength: 255,
-    description: "Relative path of the app inside a monorepo, without '..' segments",
-    examples: ["apps/api"]
-  }))
-}, {
-  $id: "DeploymentInput",
-  additionalProperties: false,
-  description: "A deployment to record"
-});
-var Nullable = (description) => Type.Union([Type.String(), Type.Null()], { description });
-var DeploymentFields = Type.Object({
-  repositoryFullName: Type.String({ description: "Trimmed repository full name" }),
-  environment: Type.String({ description: "Trimmed environment" }),
-  app: Type.String({ description: "Trimmed app" }),
-  version: Type.String({ description: "Trimmed version" }),
-  commitHash: Type.String({ description: "Lower-case commit SHA" }),
-  description: Nullable("Trimmed description, or null when omitted"),
-  author: Nullable("Trimmed author, or null when omitted"),
-  deployedAt: Type.String({
-    format: "date-time",
-    description: "The instant sent, or the request time when omitted, in UTC as Postgres stores it (ms, or µs when finer)"
-  }),
-  monorepoPath: Nullable("Path without leading './' or trailing '/', or null when omitted")
-}, {
-  $id: "DeploymentFields",
-  additionalProperties: false,
-  description: "A validated, normalized deployment"
-});
-var DeploymentAccepted = Type.Object({ status: Type.Literal(202, { description: "Always 202" }) }, { additionalProperties: false });
-var DeploymentHeaders = Type.Object({
-  "Idempotency-Key": Type.Optional(Type.String({
-    minLength: 1,
-    maxLength: 257,
-    description: "Makes a retry safe for 24 hours: the same key with the same body is answered `202` again and queues nothing; with another body it is a `422`. 1 to 255 printable ASCII characters, for example a UUID, bare or in double quotes (257 with them)."
-  }))
-});
 // packages/schema/src/web-url.ts
 var MAX_WEB_URL = 500;
 var BAD_WEB_URL = invalid("must be the repository’s https address on its code host, such as https://github.com/acme/shop: no user or password, query or fragment");
@@ -4269,7 +4273,7 @@ var DeploymentStatus = Type.Object({
   }),
   app: Type.String({ description: "Display spelling once recorded; as sent while queued" }),
   version: Type.String({ description: "The version deployed" }),
-  commitHash: Type.String({ description: "The commit deployed, lower-case hexadecimal" }),
+  commitHash: DeployedCommit,
   description: Nullable2(Type.String(), "The note sent with it, or null"),
   author: Nullable2(Type.String(), "Who triggered it, or null"),
   deployedAt: Type.String({
@@ -4314,7 +4318,7 @@ var DeploymentRecord = Type.Object({
   environment: Type.String({ description: "Display spelling: the first one seen" }),
   app: Type.String({ description: "Display spelling: the first one seen" }),
   version: Type.String(),
-  commitHash: Type.String({ description: "Lower-case hexadecimal" }),
+  commitHash: DeployedCommit,
   description: Nullable3(Type.String()),
   author: Nullable3(Type.String()),
   deployedAt: Type.String({ format: "date-time" }),
@@ -5266,8 +5270,11 @@ async function sendCommits(plan, created, client, output, git) {
       if (!state.ok)
         return missing(state.reason);
     }
+    if (previous && previous.commitHash === null) {
+      return missing(`the deployment before this one (${previous.version}, from ${previous.source}) has no known commit: its sender named none, so where this one's commits start is unknown and none were sent`);
+    }
     const collected = await collectCommits(git, {
-      ...previous ? { previous: previous.commitHash } : {},
+      ...previous?.commitHash ? { previous: previous.commitHash } : {},
       commit: commitHash,
       ...path
     });

@@ -49,8 +49,13 @@ export async function sendCommits(
       const state = await checkoutState(git.read)
       if (!state.ok) return missing(state.reason)
     }
+    if (previous && previous.commitHash === null) {
+      return missing(
+        `the deployment before this one (${previous.version}, from ${previous.source}) has no known commit: its sender named none, so where this one's commits start is unknown and none were sent`,
+      )
+    }
     const collected = await collectCommits(git, {
-      ...(previous ? { previous: previous.commitHash } : {}),
+      ...(previous?.commitHash ? { previous: previous.commitHash } : {}),
       commit: commitHash,
       ...path,
     })

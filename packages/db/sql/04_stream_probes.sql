@@ -93,3 +93,47 @@ language sql stable parallel safe rows 1 as $$
    order by e.id
    limit 1
 $$;
+
+-- The same for a deployment whose commit is unknown (docs/dora.md): the version is all that says
+-- what it delivered, so the nearest earlier or later deployment of its stream whose commit is
+-- unknown too and whose version is the same, through deployments_unique_delivery_commit_unknown,
+-- in two steps as above so a version deployed many times costs one index step.
+create or replace function version_deployment_before(of_version text, application bigint,
+                                                     environment bigint, at timestamptz,
+                                                     deployment uuid)
+returns setof deployments
+language sql stable parallel safe rows 1 as $$
+  select e.* from deployments e
+   where e.application_id = application and e.environment_id = environment
+     and e.version = of_version and e.commit_hash is null and e.voided_at is null
+     and e.deployed_at = (
+       select c.deployed_at from deployments c
+        where c.application_id = application and c.environment_id = environment
+          and c.version = of_version and c.commit_hash is null and c.voided_at is null
+          and c.deployed_at <= at and (c.deployed_at, c.id) < (at, deployment)
+        order by c.deployed_at desc
+        limit 1)
+     and (e.deployed_at, e.id) < (at, deployment)
+   order by e.id desc
+   limit 1
+$$;
+
+create or replace function version_deployment_after(of_version text, application bigint,
+                                                    environment bigint, at timestamptz,
+                                                    deployment uuid)
+returns setof deployments
+language sql stable parallel safe rows 1 as $$
+  select e.* from deployments e
+   where e.application_id = application and e.environment_id = environment
+     and e.version = of_version and e.commit_hash is null and e.voided_at is null
+     and e.deployed_at = (
+       select c.deployed_at from deployments c
+        where c.application_id = application and c.environment_id = environment
+          and c.version = of_version and c.commit_hash is null and c.voided_at is null
+          and c.deployed_at >= at and (c.deployed_at, c.id) > (at, deployment)
+        order by c.deployed_at
+        limit 1)
+     and (e.deployed_at, e.id) > (at, deployment)
+   order by e.id
+   limit 1
+$$;

@@ -20,19 +20,24 @@
 -- another way (dora_facts_of: index probes per deployment).
 create or replace view expected_deployment_dora_facts as
 with stream as (
-  select d.id, d.application_id, d.environment_id, d.deployed_at, d.commit_hash,
+  select d.id, d.application_id, d.environment_id, d.deployed_at, d.commit_hash, d.version,
+         lag(d.id) over by_stream as previous_id,
          lag(d.commit_hash) over by_stream as previous_commit,
+         lag(d.version) over by_stream as previous_version,
          lag(d.id) over by_commit as earlier_same_commit
     from deployments d
    where d.voided_at is null
   window by_stream as (partition by d.application_id, d.environment_id order by d.deployed_at, d.id),
-         by_commit as (partition by d.application_id, d.environment_id, d.commit_hash
+         -- A commit unknown: the version says what was delivered (same_change).
+         by_commit as (partition by d.application_id, d.environment_id, d.commit_hash,
+                                    case when d.commit_hash is null then d.version end
                        order by d.deployed_at, d.id)
 ),
 typed as (
   select s.*,
-         case when s.previous_commit is null then 'initial'
-              when s.previous_commit = s.commit_hash then 'redeploy'
+         case when s.previous_id is null then 'initial'
+              when same_change(s.previous_commit, s.previous_version, s.commit_hash, s.version)
+                then 'redeploy'
               when s.earlier_same_commit is not null then 'rollback'
               else 'forward' end as change_type
     from stream s
@@ -74,29 +79,37 @@ select * from facts
 -- The rows of the given deployments (those recorded and not voided that hold something), each
 -- from a few index probes: the one before it and the latest earlier of its commit
 -- (04_stream_probes.sql), and per commit an earlier delivery (delivered_before).
--- `previous_commits` holds, for each id, the commit of the deployment before it when the caller
--- knows it (refresh_dora_facts does for a batch appended to its streams), or null: then it is
--- probed. The earlier deployment of its commit is probed only where it decides the change type
--- (a previous with another commit: a rollback or a forward).
-create or replace function dora_facts_of(ids uuid[], previous_commits text[])
+-- `previous_ids` holds, for each id, the deployment before it when the caller knows it
+-- (refresh_dora_facts does for a batch appended to its streams), or null: then it is probed. The
+-- earlier deployment of its commit is probed only where it decides the change type (a previous
+-- that delivered something else: a rollback or a forward).
+create or replace function dora_facts_of(ids uuid[], previous_ids uuid[])
 returns setof deployment_dora_facts
 language sql stable parallel safe as $$
   select facts.*
-    from unnest(ids, previous_commits) as given(id, previous_commit)
+    from unnest(ids, previous_ids) as given(id, previous_id)
     join deployments d on d.id = given.id
+    left join lateral (
+      select p.id, p.commit_hash, p.version from deployments p where p.id = given.previous_id
+      union all
+      select p.id, p.commit_hash, p.version
+        from deployment_before(d.application_id, d.environment_id, d.deployed_at, d.id) p
+       where given.previous_id is null) as previous_of on true
     cross join lateral (
-      select coalesce(given.previous_commit,
-                      (select p.commit_hash
-                         from deployment_before(d.application_id, d.environment_id,
-                                                d.deployed_at, d.id) p)) as commit_hash) as previous_of
+      select case when previous_of.id is not null
+                   and not same_change(previous_of.commit_hash, previous_of.version,
+                                       d.commit_hash, d.version) then
+               coalesce((select e.id
+                           from commit_deployment_before(d.commit_hash, d.application_id,
+                                                         d.environment_id, d.deployed_at, d.id) e),
+                        (select e.id
+                           from version_deployment_before(d.version, d.application_id,
+                                                          d.environment_id, d.deployed_at, d.id) e
+                          where d.commit_hash is null)) end as id) as earlier_same_commit
     cross join lateral (
-      select case when previous_of.commit_hash <> d.commit_hash then
-               (select e.id
-                  from commit_deployment_before(d.commit_hash, d.application_id, d.environment_id,
-                                                d.deployed_at, d.id) e) end as id) as earlier_same_commit
-    cross join lateral (
-      select case when previous_of.commit_hash is null then 'initial'
-                  when previous_of.commit_hash = d.commit_hash then 'redeploy'
+      select case when previous_of.id is null then 'initial'
+                  when same_change(previous_of.commit_hash, previous_of.version,
+                                   d.commit_hash, d.version) then 'redeploy'
                   when earlier_same_commit.id is not null then 'rollback'
                   else 'forward' end as change_type) as typed
     -- Its commits read once for both, each probed once for an earlier delivery: whether one it
@@ -127,7 +140,8 @@ $$;
 -- no other writer changes them meanwhile. Besides the deployments themselves, a change at one
 -- place of a stream reaches:
 -- - the next deployment (its previous changed: its change type);
--- - the next deployment of the same commit (whether it is a rollback, and its target);
+-- - the next deployment of the same commit, or where the commit is unknown of the same version
+--   (whether it is a rollback, and its target);
 -- - for each commit delivered there, the next deployment that delivers it too (whether it is
 --   the first delivery).
 -- `streams_before`: for a batch recorded, its streams' deployment_cells rows as they were before
@@ -142,29 +156,29 @@ returns void
 language plpgsql set jit = off as $$
 declare
   affected uuid[];
-  previous_commits text[];
+  previous_ids uuid[];
 begin
   with placed as (
     -- The moved deployments among their streams' latest before them, in stream order: a
     -- deployment after its stream's latest is appended, and the row before it is its previous.
     select p.*,
            coalesce(bool_or(p.is_latest_before) over earlier, false) as appended,
-           lag(p.commit_hash) over (partition by p.application_id, p.environment_id
-                                    order by p.deployed_at, p.id) as previous_commit
+           lag(p.id) over (partition by p.application_id, p.environment_id
+                           order by p.deployed_at, p.id) as previous_id
       from (select d.id, d.application_id, d.environment_id, d.deployed_at, d.commit_hash,
-                   false as is_latest_before
+                   d.version, false as is_latest_before
               from deployments d where d.id = any(moved)
             union all
             select c.latest_id, c.application_id, c.environment_id, c.latest_deployed_at,
-                   c.latest_commit_hash, true
+                   c.latest_commit_hash, c.latest_version, true
               from unnest(streams_before) c) p
     window earlier as (partition by p.application_id, p.environment_id
                        order by p.deployed_at, p.id
                        rows between unbounded preceding and 1 preceding)
   ),
   changes as (
-    select id, application_id, environment_id, deployed_at, commit_hash, appended,
-           case when appended then previous_commit end as previous_commit
+    select id, application_id, environment_id, deployed_at, commit_hash, version, appended,
+           case when appended then previous_id end as previous_id
       from placed where not is_latest_before
   ),
   commit_changes as (
@@ -175,10 +189,10 @@ begin
       from unnest(owners, shas) as given(owner, sha)
       join deployments d on d.id = canonical_deployment(given.owner)
   )
-  -- Each deployment once, with its previous's commit where known.
-  select array_agg(id), array_agg(previous_commit) into affected, previous_commits
-    from (select id, max(previous_commit) as previous_commit from (
-      select id, previous_commit from changes
+  -- Each deployment once, with the deployment before it where known.
+  select array_agg(id), array_agg(previous_id) into affected, previous_ids
+    from (select id, (array_agg(previous_id) filter (where previous_id is not null))[1] as previous_id from (
+      select id, previous_id from changes
       union all
       select (select n.id
                 from deployment_after(c.application_id, c.environment_id, c.deployed_at, c.id) n), null
@@ -188,6 +202,11 @@ begin
                 from commit_deployment_after(c.commit_hash, c.application_id, c.environment_id,
                                              c.deployed_at, c.id) n), null
         from changes c where not c.appended
+      union all
+      select (select n.id
+                from version_deployment_after(c.version, c.application_id, c.environment_id,
+                                              c.deployed_at, c.id) n), null
+        from changes c where not c.appended and c.commit_hash is null
       union all
       select id, null from commit_changes
       union all
@@ -200,12 +219,12 @@ begin
                order by e.deployed_at, e.id
                limit 1), null
         from commit_changes c where not c.appended
-    ) reached(id, previous_commit)
+    ) reached(id, previous_id)
     where id is not null
     group by id) once;
 
   if affected is null then return; end if;
   delete from deployment_dora_facts where deployment_id = any(affected);
-  insert into deployment_dora_facts select * from dora_facts_of(affected, previous_commits);
+  insert into deployment_dora_facts select * from dora_facts_of(affected, previous_ids);
 end
 $$;

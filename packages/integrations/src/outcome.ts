@@ -7,7 +7,13 @@ export type DeploymentBody = Record<string, string | null>
  * failure signal is made from); or nothing, with the reason in words a platform engineer can act on.
  */
 export type DeliveryOutcome =
-  | { outcome: 'record'; deployment: DeploymentBody; senderDeploymentId: string | undefined }
+  | {
+      outcome: 'record'
+      deployment: DeploymentBody
+      senderDeploymentId: string | undefined
+      /** Why `deployment.commitHash` is null: the sender named no commit (never made up). */
+      commitUnknown?: string
+    }
   | { outcome: 'failure'; senderDeploymentId: string; state: string; at: string | undefined }
   | { outcome: 'ignored'; reason: string }
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { DeployedCommit } from './deployment.ts'
 import { DateTimeParameter, EnvironmentParameter, NameParameter } from './parameters.ts'
 
 /** The latest recorded deployment of an application, environment or matrix cell, in brief. */
@@ -8,7 +9,7 @@ export const LatestDeployment = Type.Object(
     app: Type.String({ description: 'The application deployed' }),
     environment: Type.String({ description: 'The environment deployed to' }),
     version: Type.String({ description: 'The version deployed' }),
-    commitHash: Type.String({ description: 'The commit deployed' }),
+    commitHash: DeployedCommit,
     deployedAt: Type.String({ format: 'date-time', description: 'When, in UTC' }),
   },
   { $id: 'LatestDeployment' },

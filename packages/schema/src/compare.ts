@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
+import { DeployedCommit } from './deployment.ts'
 import { NameParameter } from './parameters.ts'
 
 // Names follow the names rule (format 'name'): a bidi control is a 422, not an empty comparison.
@@ -30,7 +31,7 @@ export const ComparedDeployment = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     version: Type.String(),
-    commitHash: Type.String(),
+    commitHash: DeployedCommit,
     deployedAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'ComparedDeployment' },

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { ChangeType } from './change-type.ts'
+import { DeployedCommit } from './deployment.ts'
 import { DeploymentSource, DeploymentStatus } from './deployment-status.ts'
 import { PageOf } from './page.ts'
 import { DateTimeParameter, IdParameters, NameParameter, PageParameters } from './parameters.ts'
@@ -15,7 +16,7 @@ export const DeploymentRecord = Type.Object(
     environment: Type.String({ description: 'Display spelling: the first one seen' }),
     app: Type.String({ description: 'Display spelling: the first one seen' }),
     version: Type.String(),
-    commitHash: Type.String({ description: 'Lower-case hexadecimal' }),
+    commitHash: DeployedCommit,
     description: Nullable(Type.String()),
     author: Nullable(Type.String()),
     deployedAt: Type.String({ format: 'date-time' }),

@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox'
 import { ChangeFailure } from './change-failure.ts'
 import { ChangeType } from './change-type.ts'
 import type { Checked } from './checked.ts'
+import { DeployedCommit } from './deployment.ts'
 import { validateBody } from './validate-body.ts'
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
@@ -87,7 +88,7 @@ export const DeploymentStatus = Type.Object(
     }),
     app: Type.String({ description: 'Display spelling once recorded; as sent while queued' }),
     version: Type.String({ description: 'The version deployed' }),
-    commitHash: Type.String({ description: 'The commit deployed, lower-case hexadecimal' }),
+    commitHash: DeployedCommit,
     description: Nullable(Type.String(), 'The note sent with it, or null'),
     author: Nullable(Type.String(), 'Who triggered it, or null'),
     deployedAt: Type.String({

@@ -9,6 +9,16 @@ export const DEPLOYED_AT_MAX_FUTURE_MS = REPORTED_TIME_MAX_FUTURE_MS
 const REPOSITORY_FULL_NAME_PATTERN = '^[^\\s/]+(?:/[^\\s/]+)+$'
 const COMMIT_HASH_PATTERN = '^[0-9a-fA-F]{7,70}$'
 
+/**
+ * A deployment's commit wherever Shiplog answers with one: the SHA, or null when it is unknown
+ * (an integration whose sender named none, such as a Helm chart version: docs/integrations.md).
+ * POST /v1/deployments still requires it: only integrations record a deployment without one.
+ */
+export const DeployedCommit = Type.Union([Type.String(), Type.Null()], {
+  description:
+    'The commit deployed, lower-case hexadecimal; null when it is unknown: an integration whose sender named no commit',
+})
+
 export const DeploymentInput = Type.Object(
   {
     repositoryFullName: Type.String({
@@ -92,7 +102,7 @@ export const DeploymentFields = Type.Object(
     environment: Type.String({ description: 'Trimmed environment' }),
     app: Type.String({ description: 'Trimmed app' }),
     version: Type.String({ description: 'Trimmed version' }),
-    commitHash: Type.String({ description: 'Lower-case commit SHA' }),
+    commitHash: DeployedCommit,
     description: Nullable('Trimmed description, or null when omitted'),
     author: Nullable('Trimmed author, or null when omitted'),
     deployedAt: Type.String({

@@ -124,7 +124,7 @@ export const IntegrationDelivery = Type.Object(
       DELIVERY_OUTCOMES.map((each) => Type.Literal(each)),
       {
         description:
-          'waiting: stored, not handled yet; recorded: it produced a deployment, commits or a failure; duplicate: the sender sent it before; ignored and refused: `reason` says why',
+          'waiting: stored, not handled yet; recorded: it produced a deployment, commits or a failure; duplicate: the sender sent it before; ignored and refused: `reason` says why (a recorded one says it too when it was recorded with its commit unknown)',
       },
     ),
     reason: Type.Union([Type.String(), Type.Null()]),

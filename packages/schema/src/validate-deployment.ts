@@ -108,12 +108,18 @@ const FIELDS: readonly Field[] = Object.entries(DeploymentInput.properties).map(
 const KNOWN_NAMES: readonly string[] = FIELDS.map((f) => f.name)
 const KNOWN: ReadonlySet<string> = new Set(KNOWN_NAMES)
 
-function checkField(field: Field, raw: unknown, nowMicros: bigint): Outcome {
-  if (raw === undefined || raw === null) return field.required ? IS_REQUIRED : null
+function checkField(
+  field: Field,
+  raw: unknown,
+  nowMicros: bigint,
+  commitMayBeUnknown: boolean,
+): Outcome {
+  const required = field.required && !(commitMayBeUnknown && field.name === 'commitHash')
+  if (raw === undefined || raw === null) return required ? IS_REQUIRED : null
   if (typeof raw !== 'string') return NOT_STRING
   const text = checkText(raw, field.maxLength)
   if (isInvalid(text)) return text
-  if (text === '') return field.required ? NOT_EMPTY : null
+  if (text === '') return required ? NOT_EMPTY : null
   return field.rule === undefined ? text : field.rule(text, nowMicros)
 }
 
@@ -126,9 +132,14 @@ function unknownField(key: string): FieldError {
 /**
  * Validates and normalizes a parsed JSON deployment body. Reports every failing field at once,
  * at most one error per field. `now`, the request time, bounds how far in the future `deployedAt`
- * may be, and is its value when omitted, normalised like one sent.
+ * may be, and is its value when omitted, normalised like one sent. `commitMayBeUnknown`: what an
+ * integration reports may lack the commit (its sender named none), never what the API receives.
  */
-export function validateDeployment(body: unknown, now: Date): ValidationResult {
+export function validateDeployment(
+  body: unknown,
+  now: Date,
+  { commitMayBeUnknown = false }: { commitMayBeUnknown?: boolean } = {},
+): ValidationResult {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, errors: [{ ...NOT_OBJECT }] }
   }
@@ -138,7 +149,7 @@ export function validateDeployment(body: unknown, now: Date): ValidationResult {
   const value: Record<string, string | null> = {}
   for (const field of FIELDS) {
     const raw = Object.hasOwn(input, field.name) ? input[field.name] : undefined
-    const outcome = checkField(field, raw, nowMicros)
+    const outcome = checkField(field, raw, nowMicros, commitMayBeUnknown)
     if (isInvalid(outcome)) {
       errors.push({ field: field.name, message: outcome.error })
     } else {

@@ -101,14 +101,24 @@ test('real Applications: a Git revision is recorded with its commit; a chart ver
   expect(deliveries.map((each) => each.outcome)).toEqual([
     'recorded',
     'recorded',
-    'ignored',
-    'ignored',
+    'recorded',
+    'recorded',
     'duplicate',
   ])
-  expect(deliveries[2]?.reason).toContain('no commit')
-  expect(deliveries[3]?.reason).toContain('no commit')
+  expect(deliveries[0]?.reason).toBeNull()
+  // A chart's version is the revision: recorded with the commit unknown, said on the delivery.
+  expect(deliveries[2]?.reason).toContain('recorded with its commit unknown')
+  expect(deliveries[3]?.reason).toContain('recorded with its commit unknown')
   const receipt = async (index: number) =>
     (await h.get(deliveries[index]?.deployment as string)).json()
+  for (const index of [2, 3]) {
+    expect(await receipt(index)).toMatchObject({
+      status: 'recorded',
+      source: 'argocd',
+      commitHash: null,
+      commitsUnknown: 'the deployment’s own commit is unknown: its sender named none',
+    })
+  }
   expect(await receipt(0)).toMatchObject({
     source: 'argocd',
     repositoryFullName: 'cdviz-dev/demo-cluster',

@@ -84,6 +84,89 @@ test('CDEvents: the spec’s service.deployed, bare, structured and binary, each
   })
 })
 
+test('CDEvents: the spec’s v0.3.0, v0.4.1 and v0.5.1 examples name no commit: recorded with it unknown, their versions deciding the change types', async () => {
+  const key = await adminKey(h)
+  const integration = await createIntegration(h, key, {
+    source: 'cdevents',
+    name: 'no-commit',
+    // Its own environment: the first test recorded the same example in test123.
+    mapping: { repository: 'acme/shop', environment: 'preview' },
+  })
+  // The examples as the spec writes them (one id and one instant in all three): moved apart in
+  // time and id, so they are three deployments: the digest, another digest, the first again.
+  const DIGEST = '0b31b1c02ff458ad9b7b81cbdf8f028bd54699fa151f221d1e8de6817db93427'
+  const OTHER = 'f'.repeat(64)
+  const moved = async (path: string, id: string, hour: number, digest: string) =>
+    (await fixture(path))
+      .replace('271069a8-fc18-44f1-b38f-9d70a1695819', id)
+      .replace('2023-03-20T14:27:05.315384Z', `2023-03-20T1${hour}:27:05.315384Z`)
+      .replace(DIGEST, digest)
+  const deployed = await moved('cdevents/v0.3.0/examples/service_deployed.json', 'd-1', 4, DIGEST)
+  const upgraded = await moved('cdevents/v0.4.1/examples/service_upgraded.json', 'u-1', 5, OTHER)
+  const rolledBack = await moved(
+    'cdevents/v0.5.1/examples/service_rolledback.json',
+    'r-1',
+    6,
+    DIGEST,
+  )
+  const structured = (cdevent: string) =>
+    `{"specversion":"1.0","id":"s-${JSON.parse(cdevent).context.id}","source":"/event/source/123","type":"${JSON.parse(cdevent).context.type}","datacontenttype":"application/json","data":${cdevent}}`
+  expect(
+    (
+      await deliverWithBearer(h, integration, structured(deployed), {
+        'content-type': 'application/cloudevents+json',
+      })
+    ).status,
+  ).toBe(202)
+  expect(
+    (
+      await deliverWithBearer(h, integration, upgraded, {
+        'ce-specversion': '1.0',
+        'ce-id': 'u-1',
+        'ce-source': '/event/source/123',
+        'ce-type': JSON.parse(upgraded).context.type,
+      })
+    ).status,
+  ).toBe(202)
+  expect((await deliverWithBearer(h, integration, rolledBack, {})).status).toBe(202)
+  await h.settle()
+  const deliveries = (await deliveriesOf(h, key, integration)).reverse()
+  expect(deliveries.map((each) => [each.outcome, each.reason])).toEqual(
+    Array(3).fill([
+      'recorded',
+      expect.stringContaining(
+        'recorded with its commit unknown: the CDEvent has no customData.commit',
+      ),
+    ]),
+  )
+  const receipts = []
+  for (const each of deliveries) receipts.push(await receiptOf(each.deployment as string))
+  receipts.sort((a, b) => String(a.deployedAt).localeCompare(String(b.deployedAt)))
+  expect(
+    receipts.map(({ version, commitHash, changeType }) => ({ version, commitHash, changeType })),
+  ).toEqual([
+    { version: 'sha256:0b31b1c02ff4', commitHash: null, changeType: 'initial' },
+    { version: 'sha256:ffffffffffff', commitHash: null, changeType: 'forward' },
+    // The first digest again: a rollback by its version, though no commit is known.
+    { version: 'sha256:0b31b1c02ff4', commitHash: null, changeType: 'rollback' },
+  ])
+  expect(receipts[0]?.commitsUnknown).toBe(
+    'the deployment’s own commit is unknown: its sender named none',
+  )
+  const dora = await (
+    await h.get('/v1/metrics/dora?environment=preview&since=2023-03-20&until=2023-03-21')
+  ).json()
+  expect(dora.deploymentFrequency.deployments).toBe(3)
+  // The forward one failed (rolled back); changes are the initial and forward ones (docs/dora.md).
+  expect(dora.changeFailRate).toMatchObject({ failed: 1, deployments: 2 })
+  expect(dora.changeLeadTime.commits).toBe(0)
+  // The CSV leaves the commit empty, as it does every null.
+  const csv = await (
+    await h.get('/v1/deployments?environment=preview', { headers: { accept: 'text/csv' } })
+  ).text()
+  expect(csv.split('\r\n')[1]?.split(',')[7]).toBe('')
+})
+
 test('CDEvents: a bad or missing bearer, or a malformed CloudEvent, gets its problem and records nothing', async () => {
   const key = await adminKey(h)
   const integration = await createIntegration(h, key, {

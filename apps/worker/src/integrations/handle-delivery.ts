@@ -6,10 +6,12 @@ import { insertIntoInbox } from '@shiplog/db/queue'
 import { uuidv7 } from '@shiplog/db/uuidv7'
 import { interpret } from '@shiplog/integrations/interpret'
 import type { Delivery, IntegrationMapping } from '@shiplog/integrations/mapping'
-import type { DeploymentBody } from '@shiplog/integrations/outcome'
+import type { DeliveryOutcome } from '@shiplog/integrations/outcome'
 import type { Push } from '@shiplog/integrations/push'
 import { commitTextLine, nameKey, validateDeployment } from '@shiplog/schema'
 import { settleFailure, settleFailuresWaitingFor } from './failure-status.ts'
+
+type RecordOutcome = Extract<DeliveryOutcome, { outcome: 'record' }>
 
 /** A delivery's body and headers as its integration's mapping reads them; undefined if not JSON. */
 function deliveryOf(waiting: WaitingDelivery): Delivery | undefined {
@@ -40,7 +42,7 @@ export async function handleDelivery(tx: Tx, waiting: WaitingDelivery): Promise<
       await settleDelivery(tx, waiting.id, { state: 'ignored', reason: meaning.reason })
       return
     case 'record':
-      await recordDeployment(tx, waiting, meaning.deployment, meaning.senderDeploymentId)
+      await recordDeployment(tx, waiting, meaning)
       return
     case 'failure':
       await settleFailure(tx, waiting, meaning)
@@ -54,10 +56,9 @@ export async function handleDelivery(tx: Tx, waiting: WaitingDelivery): Promise<
 async function recordDeployment(
   tx: Tx,
   waiting: WaitingDelivery,
-  deployment: DeploymentBody,
-  senderDeploymentId: string | undefined,
+  { deployment, senderDeploymentId, commitUnknown }: RecordOutcome,
 ): Promise<void> {
-  const checked = validateDeployment(deployment, waiting.receivedAt)
+  const checked = validateDeployment(deployment, waiting.receivedAt, { commitMayBeUnknown: true })
   if (!checked.ok) {
     const fields = checked.errors.map(({ field, message }) => `${field} ${message}`).join('; ')
     await settleDelivery(tx, waiting.id, {
@@ -85,6 +86,11 @@ async function recordDeployment(
     state: 'recorded',
     deploymentId: id,
     senderDeploymentId: senderDeploymentId ?? null,
+    // Said on the delivery as on the deployment: recorded, with its commit unknown, and why.
+    reason:
+      checked.value.commitHash === null
+        ? `recorded with its commit unknown: ${commitUnknown ?? 'the sender named none'}`
+        : null,
   })
   if (senderDeploymentId !== undefined) {
     await settleFailuresWaitingFor(tx, waiting, senderDeploymentId)

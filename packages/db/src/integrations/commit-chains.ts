@@ -185,21 +185,24 @@ export async function deriveWaitingChains(sql: Sql, limit: number): Promise<numb
 
 async function deriveOne(tx: Tx, chain: WaitingChain): Promise<void> {
   const [deployment] = await tx<
-    { commit: string; previous: string | null; next: string | null; voided: boolean }[]
+    {
+      commit: string | null
+      hasPrevious: boolean
+      previous: string | null
+      next: string | null
+      voided: boolean
+    }[]
   >`
     select d.commit_hash as commit, d.voided_at is not null as voided,
-           (select p.commit_hash from deployment_before(d.application_id, d.environment_id,
-                                                        d.deployed_at, d.id) p) as previous,
+           previous.id is not null as "hasPrevious", previous.commit_hash as previous,
            (select n.id::text from deployment_after(d.application_id, d.environment_id,
                                                     d.deployed_at, d.id) n) as next
-      from deployments d where d.id = ${chain.deploymentId}`
+      from deployments d
+      left join lateral deployment_before(d.application_id, d.environment_id,
+                                          d.deployed_at, d.id) previous on true
+     where d.id = ${chain.deploymentId}`
   if (!deployment) return
-  const result = await walkChain(tx, {
-    workspaceId: chain.workspaceId,
-    repositoryKey: chain.repositoryKey,
-    commit: deployment.commit,
-    previous: deployment.previous?.toLowerCase() ?? undefined,
-  })
+  const result = await chainOf(tx, chain, deployment)
   if (result.kind === 'unknown') {
     await tx`
       update commit_chains set state = 'unknown', reason = ${result.reason}, updated_at = now()
@@ -226,6 +229,36 @@ async function deriveOne(tx: Tx, chain: WaitingChain): Promise<void> {
       update commit_chains set state = 'waiting', reason = null, updated_at = now()
        where deployment_id = ${deployment.next} and state in ('derived', 'unknown')`
   }
+}
+
+/**
+ * The commits between a deployment and the one before it, or why they are unknown. Where either
+ * commit is unknown (a sender that names none) the range has no end to walk from or to: walking
+ * past it would give the deployment commits an earlier one delivered.
+ */
+async function chainOf(
+  tx: Tx,
+  chain: WaitingChain,
+  deployment: { commit: string | null; hasPrevious: boolean; previous: string | null },
+): Promise<ChainResult> {
+  if (deployment.commit === null) {
+    return {
+      kind: 'unknown',
+      reason: 'the deployment’s own commit is unknown: its sender named none',
+    }
+  }
+  if (deployment.hasPrevious && deployment.previous === null) {
+    return {
+      kind: 'unknown',
+      reason: 'the deployment before it has no known commit, so where its commits start is unknown',
+    }
+  }
+  return walkChain(tx, {
+    workspaceId: chain.workspaceId,
+    repositoryKey: chain.repositoryKey,
+    commit: deployment.commit,
+    previous: deployment.previous?.toLowerCase() ?? undefined,
+  })
 }
 
 /** Why a deployment's commits are unknown, when an integration could not derive them. */

@@ -178,7 +178,7 @@ export const recordColumns = (sql: Sql, changeType: 'computed' | 'stored' = 'com
   ${
     changeType === 'stored'
       ? storedChangeType(sql)
-      : sql`change_type(d.application_id, d.environment_id, d.deployed_at, d.id, d.commit_hash)`
+      : sql`change_type(d.application_id, d.environment_id, d.deployed_at, d.id, d.commit_hash, d.version)`
   } as "changeType"`
 
 /** Lists a workspace's recorded deployments with keyset pagination. */
@@ -219,7 +219,7 @@ export async function findRecordedDeployment(
            iso_utc(d.received_at) as "receivedAt", d.source,
            iso_utc(d.recorded_at) as "recordedAt",
            case when d.voided_at is null
-                then change_type(d.application_id, d.environment_id, d.deployed_at, d.id, d.commit_hash)
+                then change_type(d.application_id, d.environment_id, d.deployed_at, d.id, d.commit_hash, d.version)
            end as "changeType",
            iso_utc(d.voided_at) as "voidedAt", d.void_reason as reason, k.name as "keyName",
            k.prefix as "keyPrefix"

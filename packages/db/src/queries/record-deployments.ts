@@ -222,7 +222,7 @@ async function recordAliases(tx: Tx, repeats: PlacedJob[]): Promise<void> {
         as r(id, workspace_id, application_id, environment_id, version, commit_hash, deployed_at)
       join deployments d on d.workspace_id = r.workspace_id and d.application_id = r.application_id
        and d.environment_id = r.environment_id and d.version = r.version
-       and d.commit_hash = r.commit_hash and d.deployed_at = r.deployed_at
+       and d.commit_hash is not distinct from r.commit_hash and d.deployed_at = r.deployed_at
      where d.id <> r.id
     on conflict (id) do nothing`
 }

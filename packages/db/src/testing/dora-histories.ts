@@ -4,8 +4,8 @@ import type { History } from './dora-oracle.ts'
 import { microsOf } from './recorded-jobs.ts'
 
 // Random histories of one application in production, for the DORA property tests: deployments
-// with commit lists, reverts, reverts of reverts, redeploys, rollbacks, voids, incidents resolved
-// or open, some after the window.
+// with commit lists, reverts, reverts of reverts, redeploys, rollbacks, voids, commits unknown,
+// incidents resolved or open, some after the window.
 
 // Monday 2026-03-02: the window is five weeks from there; deployments start 3 days before it
 // and end a week after it, so signals and recoveries fall on both sides of `until`.
@@ -27,6 +27,8 @@ export const historyArbitrary = fc
       fc.record({
         hours: fc.integer({ min: 0, max: 45 * 24 }),
         commit: fc.nat(),
+        // A sender that names no commit (a Helm chart version): about one in five.
+        commitKnown: fc.nat({ max: 4 }).map((n) => n !== 0),
         list: fc.option(fc.array(fc.nat(), { maxLength: 5 }), { nil: null, freq: 4 }),
         voided: fc.nat({ max: 9 }).map((n) => n === 0),
       }),
@@ -57,7 +59,9 @@ export const historyArbitrary = fc
       return {
         id: uuid(1, i + 1),
         at: T0 - 3n * DAY_MICROS + BigInt(hours[i] ?? 0) * HOUR,
-        commit: sha(commit + 1),
+        commit: d.commitKnown ? sha(commit + 1) : null,
+        // A version per commit, so a deployment whose commit is unknown can match a known one.
+        version: `r${commit + 1}`,
         // What it delivered: commits up to its own (as git log lists ancestors), any of them.
         list: d.list && [...new Set(d.list.map((n) => sha((n % (commit + 1)) + 1)))],
         voided: d.voided,

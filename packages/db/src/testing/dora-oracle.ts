@@ -10,11 +10,15 @@ export interface HistoryCommit {
   reverts: string[]
 }
 
-/** A deployment: when, which commit, and the commits its list names (null: no list sent). */
+/**
+ * A deployment: when, which commit (null: unknown, its sender named none), its version, and the
+ * commits its list names (null: no list sent).
+ */
 export interface HistoryDeployment {
   id: string
   at: bigint
-  commit: string
+  commit: string | null
+  version: string
   list: string[] | null
   /** Voided once recorded (DELETE /v1/deployments/{id}): counted nowhere. */
   voided?: boolean
@@ -50,6 +54,10 @@ export interface OracleDeployment {
 const earlier = (a: HistoryDeployment, b: HistoryDeployment) =>
   a.at < b.at || (a.at === b.at && a.id < b.id)
 
+/** docs/dora.md: the same commit, or where either commit is unknown, the same version. */
+const sameChange = (a: HistoryDeployment, b: HistoryDeployment) =>
+  a.commit !== null && b.commit !== null ? a.commit === b.commit : a.version === b.version
+
 /** Every deployment of the history with its change type, lead times, failure and rework. */
 export function oracleOf(history: History): Map<string, OracleDeployment> {
   const stream = history.deployments
@@ -69,15 +77,21 @@ export function oracleOf(history: History): Map<string, OracleDeployment> {
   stream.forEach((deployment, index) => {
     const previous = stream[index - 1]
     let sameCommitBefore = -1
+    // An earlier delivery of the same commit; where the commit is unknown, of the same version
+    // by a deployment whose commit is unknown too.
+    const deliveredAgain = (earlier: HistoryDeployment | undefined) =>
+      deployment.commit !== null
+        ? earlier?.commit === deployment.commit
+        : earlier?.commit === null && earlier.version === deployment.version
     for (let i = index - 1; i >= 0; i--) {
-      if (stream[i]?.commit === deployment.commit) {
+      if (deliveredAgain(stream[i])) {
         sameCommitBefore = i
         break
       }
     }
     const changeType = !previous
       ? 'initial'
-      : previous.commit === deployment.commit
+      : sameChange(previous, deployment)
         ? 'redeploy'
         : sameCommitBefore >= 0
           ? 'rollback'

@@ -37,7 +37,7 @@ function jobOf(history: History, index: number, workspaceId: string): Deployment
       repositoryFullName: 'acme/shop',
       environment: 'production',
       app: 'api',
-      version: `v${index}`,
+      version: deployment.version,
       commitHash: deployment.commit,
       description: null,
       author: null,

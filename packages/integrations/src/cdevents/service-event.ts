@@ -6,7 +6,8 @@
 //   (`pkg:oci/checkout@sha256:…` is `checkout`), else `subject.id`;
 // - version: the mapping's, else the purl's `tag` qualifier, else its version, an image digest
 //   shortened to `sha256:` and 12 hex digits (a digest is not a version a person reads);
-// - commit: the mapping's, else `customData.commit` (an image digest is never a commit);
+// - commit: the mapping's, else `customData.commit` (an image digest is never a commit); none
+//   found, the deployment is recorded with its commit unknown, saying why;
 // - repository: the mapping's, else `customData.repository`;
 // - time: `context.timestamp`.
 // The mapping's paths read the CDEvent itself (a structured CloudEvent's `data`), or a header.
@@ -58,16 +59,13 @@ export function outcomeOfCDEvent(delivery: Delivery, mapping: IntegrationMapping
     }
   }
   const commit = mappedValue(mapping.commit, event) ?? at('customData.commit')
-  if (commit === undefined) {
-    return {
-      outcome: 'ignored',
-      reason:
-        "no commit: the CDEvent has no customData.commit and the mapping gives none (an image digest is not a commit); send the deployed commit's SHA as customData.commit",
-    }
-  }
   return {
     outcome: 'record',
     senderDeploymentId: undefined,
+    ...(commit === undefined && {
+      commitUnknown:
+        "the CDEvent has no customData.commit and the mapping gives none (an image digest is not a commit); send the deployed commit's SHA as customData.commit",
+    }),
     deployment: {
       repositoryFullName: repository,
       environment:
@@ -80,7 +78,7 @@ export function outcomeOfCDEvent(delivery: Delivery, mapping: IntegrationMapping
         mappedValue(mapping.version, event) ??
         (purl === undefined ? undefined : readableVersion(purl, VERSION_MAX_LENGTH)) ??
         null,
-      commitHash: commit,
+      commitHash: commit ?? null,
       deployedAt: at('context.timestamp') ?? null,
       author: null,
       description: null,

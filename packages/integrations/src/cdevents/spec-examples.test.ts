@@ -118,6 +118,23 @@ describe.each(VERSIONS)('CDEvents %s', (version) => {
     },
   )
 
+  test.each(['service_deployed', 'service_upgraded', 'service_rolledback'])(
+    '%s as the spec writes it, no commit in it: recorded with its commit unknown, in every mode',
+    (name) => {
+      for (const [mode, delivery] of Object.entries(modes(example(version, name)))) {
+        expect({ mode, outcome: outcomeOfCDEvent(delivery, { repository: 'acme/shop' }) }).toEqual({
+          mode,
+          outcome: {
+            outcome: 'record',
+            senderDeploymentId: undefined,
+            commitUnknown: expect.stringContaining('no customData.commit'),
+            deployment: expect.objectContaining({ app: 'myapp', commitHash: null }),
+          },
+        })
+      }
+    },
+  )
+
   test.each([
     ['service_removed', 'is not a deployment'],
     ['incident_detected', 'incidents arrive with the incidents integration'],
@@ -162,10 +179,12 @@ describe('the rules at their edges', () => {
     })
   })
 
-  test('no commit anywhere: not made up from the digest; no repository: said', () => {
+  test('no commit anywhere: recorded with its commit unknown, not made up from the digest; no repository: said', () => {
     expect(read(deployed, { repository: 'acme/shop' })).toEqual({
-      outcome: 'ignored',
-      reason: expect.stringContaining('no commit'),
+      outcome: 'record',
+      senderDeploymentId: undefined,
+      commitUnknown: expect.stringContaining('no customData.commit'),
+      deployment: expect.objectContaining({ commitHash: null, version: 'sha256:0b31b1c02ff4' }),
     })
     expect(read(deployed, { commit: COMMIT })).toEqual({
       outcome: 'ignored',

@@ -60,11 +60,13 @@ test('a key sent with its group (before notification-controller 1.5) reads as th
   })
 })
 
-test('a HelmRelease’s chart version names no commit: not made up, the mapping can give one', () => {
+test('a HelmRelease’s chart version names no commit: recorded with it unknown, not made up; the mapping can give one', () => {
   const upgraded = event('derived/helmrelease-upgradesucceeded.json')
   expect(outcomeOfFluxEvent(upgraded, MAPPING)).toEqual({
-    outcome: 'ignored',
-    reason: expect.stringContaining("no commit: revision '6.6.1+0cc9a8446c95' names none"),
+    outcome: 'record',
+    senderDeploymentId: undefined,
+    commitUnknown: expect.stringContaining("revision '6.6.1+0cc9a8446c95' names no commit"),
+    deployment: expect.objectContaining({ version: '6.6.1+0cc9a8446c95', commitHash: null }),
   })
   const commit = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3'
   expect(outcomeOfFluxEvent(upgraded, { ...MAPPING, commit })).toMatchObject({

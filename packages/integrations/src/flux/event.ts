@@ -7,7 +7,8 @@
 // - the revision: `metadata.revision`, or the same key with its group (`kustomize.toolkit.fluxcd.io/
 //   revision`, as notification-controller sent it before 1.5); `originRevision` where the
 //   revision is an OCI artifact built from Git;
-// - commit: the mapping's, else the SHA in the revision; a chart version names no commit;
+// - commit: the mapping's, else the SHA in the revision; a chart version names none: then the
+//   deployment is recorded with its commit unknown, saying why;
 // - version: the mapping's, else the SHA's first 12 characters, the artifact's tag, or the
 //   chart's version;
 // - environment: the mapping's (a Flux integration usually watches one cluster, one
@@ -113,15 +114,12 @@ export function outcomeOfFluxEvent(
     }
   }
   const commit = mappedValue(mapping.commit, delivery) ?? sha
-  if (commit === undefined) {
-    return {
-      outcome: 'ignored',
-      reason: `no commit: revision '${revisionText}' names none (a chart version or an image digest is not a commit); the mapping's commit can give one`,
-    }
-  }
   return {
     outcome: 'record',
     senderDeploymentId: undefined,
+    ...(commit === undefined && {
+      commitUnknown: `revision '${revisionText}' names no commit (a chart version or an image digest is not one); the mapping's commit can give one`,
+    }),
     deployment: {
       repositoryFullName: repository,
       environment:
@@ -132,7 +130,7 @@ export function outcomeOfFluxEvent(
         (revision.kind === 'commit'
           ? revision.sha.slice(0, 12)
           : [...revision.name].slice(0, 70).join('')),
-      commitHash: commit,
+      commitHash: commit ?? null,
       deployedAt: at('timestamp') ?? null,
       author: null,
       description: null,

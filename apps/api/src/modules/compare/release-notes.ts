@@ -14,7 +14,7 @@ export function releaseNotes(comparison: Comparison): string {
   const { from, to, commits } = comparison
   const side = (each: Comparison['from']) =>
     each.deployment
-      ? `${escapeMarkdown(each.environment)} runs ${escapeMarkdown(each.deployment.version)} (\`${each.deployment.commitHash.slice(0, 12)}\`, deployed ${day(each.deployment.deployedAt)})`
+      ? `${escapeMarkdown(each.environment)} runs ${escapeMarkdown(each.deployment.version)} (${each.deployment.commitHash === null ? 'commit unknown' : `\`${each.deployment.commitHash.slice(0, 12)}\``}, deployed ${day(each.deployment.deployedAt)})`
       : `${escapeMarkdown(each.environment)} has no deployment of it yet`
   const lines = [
     `# ${escapeMarkdown(comparison.app)}: ${escapeMarkdown(from.environment)} → ${escapeMarkdown(to.environment)}`,

@@ -99,6 +99,8 @@ async function waitingOf(
   const [from, to] = [columns[pair.from]?.name ?? '', columns[pair.to]?.name ?? '']
   if (!counted) return { from, to }
   const [ahead, behind] = [row.cells[pair.from], row.cells[pair.to]]
+  // A commit unknown (a sender that names none) leaves nothing to count from or to.
+  if (ahead?.commitHash === null || behind?.commitHash === null) return { from, to }
   if (ahead && behind && ahead.commitHash === behind.commitHash) {
     return { from, to, commits: 0, complete: true }
   }

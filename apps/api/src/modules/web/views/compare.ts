@@ -1,4 +1,5 @@
 import type { Comparison } from '@shiplog/schema'
+import { shortCommit } from './commit-cell.ts'
 import { commitList } from './commit-list.ts'
 import { counted, utc } from './format.ts'
 import { type Html, html } from './html.ts'
@@ -32,7 +33,7 @@ ${environments.map((environment) => html`<option value="${environment}"${environ
 function side(label: string, each: Comparison['from']): Html {
   return html`<dt>${label}</dt><dd>${
     each.deployment
-      ? html`<a href="/ui/deployments/${each.deployment.id}">${each.deployment.version}</a> <span class="muted">(<code>${each.deployment.commitHash.slice(0, 12)}</code>, ${utc(each.deployment.deployedAt)})</span>`
+      ? html`<a href="/ui/deployments/${each.deployment.id}">${each.deployment.version}</a> <span class="muted">(${shortCommit(each.deployment.commitHash)}, ${utc(each.deployment.deployedAt)})</span>`
       : html`<span class="muted">never deployed</span>`
   }</dd>`
 }

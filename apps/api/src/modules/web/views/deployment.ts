@@ -94,7 +94,7 @@ ${options.notice ? html`<p class="notice" role="status">${options.notice}</p>` :
 <dl class="facts">
 <dt>Status</dt><dd><span class="badge ${deployment.status}">${deployment.status}</span> ${marks({ ...deployment, status: 'recorded' })}</dd>
 <dt>Repository</dt><dd>${webUrl ? html`<a href="${webUrl}">${bdi(deployment.repositoryFullName)}</a>` : bdi(deployment.repositoryFullName)}${deployment.monorepoPath ? html` <span class="muted">(${bdi(deployment.monorepoPath)})</span>` : ''}</dd>
-<dt>Commit</dt><dd>${webUrl && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(deployment.commitHash) ? html`<a href="${commitUrl(webUrl, deployment.commitHash)}"><code>${deployment.commitHash}</code></a>` : html`<code>${deployment.commitHash}</code>`}</dd>
+<dt>Commit</dt><dd>${commitFact(deployment.commitHash, webUrl)}</dd>
 <dt>Deployed</dt><dd>${utc(deployment.deployedAt)}</dd>
 <dt>By</dt><dd>${deployment.author === null ? '—' : bdi(deployment.author)}</dd>
 <dt>Source</dt><dd>${deployment.source}</dd>
@@ -123,4 +123,13 @@ ${
 }
 ${voidSection(deployment, options)}`,
   }
+}
+
+function commitFact(commitHash: string | null, webUrl: string | null): Html {
+  if (commitHash === null) {
+    return html`<span class="muted">commit unknown: its sender named none (a chart version or an image digest is not a commit)</span>`
+  }
+  return webUrl && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commitHash)
+    ? html`<a href="${commitUrl(webUrl, commitHash)}"><code>${commitHash}</code></a>`
+    : html`<code>${commitHash}</code>`
 }

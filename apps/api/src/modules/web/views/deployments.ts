@@ -1,4 +1,5 @@
 import type { DeploymentPage, DeploymentStatus } from '@shiplog/schema'
+import { shortCommit } from './commit-cell.ts'
 import { utc } from './format.ts'
 import { bdi, html } from './html.ts'
 import type { PageContent } from './layout.ts'
@@ -102,7 +103,7 @@ ${
 <td>${bdi(deployment.app)}<br><span class="muted">${bdi(deployment.repositoryFullName)}</span></td>
 <td>${bdi(deployment.environment)}</td>
 <td>${bdi(deployment.version)}</td>
-<td><code>${deployment.commitHash.slice(0, 12)}</code></td>
+<td>${shortCommit(deployment.commitHash)}</td>
 <td>${marks(deployment)}</td>
 <td>${deployment.author === null ? html`<span class="muted">—</span>` : bdi(deployment.author)}</td>
 <td>${deployment.source}</td>
