@@ -1,20 +1,28 @@
 import * as client from '@kubernetes/client-node'
 import type { K8sObject } from './manifests.ts'
+import { typeErrors } from './typescript.ts'
 
 interface Attribute {
   baseName: string
   type: string
 }
 
+// The Prometheus Operator's kinds (PrometheusRule, PodMonitor, ServiceMonitor), from its CRDs.
+const OPERATOR = 'monitoring.coreos.com/'
+const modelPackage = (apiVersion: string) =>
+  apiVersion.startsWith(OPERATOR) ? '@kubernetes-models/prometheus-operator' : 'kubernetes-models'
+
 /**
  * Validates an object against the Kubernetes OpenAPI schema of its apiVersion and kind, offline:
  * kubernetes-models ships one precompiled Ajv validator per type (types, required fields, formats
- * such as quantities). Returns the errors, or an empty list.
+ * such as quantities), and @kubernetes-models/prometheus-operator one per kind of the operator's
+ * CRDs. Returns the errors, or an empty list.
  */
 export async function schemaErrors(object: K8sObject): Promise<string[]> {
   let model: { new (data: unknown): { validate(): void } }
   try {
-    const module = await import(`kubernetes-models/${object.apiVersion}/${object.kind}`)
+    const path = `${modelPackage(object.apiVersion)}/${object.apiVersion}/${object.kind}`
+    const module = await import(path)
     model = module[object.kind]
   } catch {
     return [`${object.apiVersion} ${object.kind} is not a Kubernetes API type`]
@@ -39,6 +47,25 @@ export function unknownFields(object: K8sObject): string[] {
   const found: string[] = []
   walk(object, root, `${object.kind}/${object.metadata.name}`, found)
   return found
+}
+
+/**
+ * Fields of Prometheus Operator objects that their CRD does not define. The CRD schemas allow
+ * unknown fields (the API server prunes them, or refuses them under strict validation), so the
+ * objects are type-checked as literals of the models' interfaces, which list every field.
+ */
+export function customResourceFieldErrors(objects: K8sObject[]): string[] {
+  const custom = objects.filter((object) => object.apiVersion.startsWith(OPERATOR))
+  const kinds = [...new Set(custom.map((object) => `${object.apiVersion}/${object.kind}`))]
+  const imports = kinds.map((path) => {
+    const kind = path.split('/').at(-1)
+    return `import type { I${kind} } from '@kubernetes-models/prometheus-operator/${path}'`
+  })
+  const literals = custom.map(
+    (object, index) =>
+      `// ${object.kind}/${object.metadata.name}\nexport const object${index}: I${object.kind} = ${JSON.stringify(object, null, 2)}`,
+  )
+  return custom.length === 0 ? [] : typeErrors([...imports, ...literals].join('\n'))
 }
 
 function modelOf(type: string): Attribute[] | undefined {

@@ -264,3 +264,14 @@ Egress every component needs: Postgres and DNS.
     - port: 53
       protocol: TCP
 {{- end }}
+
+{{/*
+The job label of a monitor's targets: the alerts and dashboards select job=~"shiplog.*", while
+the operator's default would be the Service's name or <namespace>/<PodMonitor name>, which
+depend on the release. Called with the job's name.
+*/}}
+{{- define "shiplog.jobLabel" -}}
+- action: replace
+  targetLabel: job
+  replacement: {{ . }}
+{{- end }}
