@@ -701,11 +701,8 @@ AS $function$
   select case
            when before.id is null then 'initial'
            when same_change(before.commit_hash, before.version, commit, of_version) then 'redeploy'
-           when exists (select 1 from commit_deployment_before(commit, application, environment,
-                                                               at, deployment)) then 'rollback'
-           when commit is null
-                and exists (select 1 from version_deployment_before(of_version, application,
-                                                                    environment, at, deployment))
+           when exists (select 1 from same_delivery_before(commit, of_version, application,
+                                                           environment, at, deployment))
              then 'rollback'
            else 'forward'
          end
@@ -949,13 +946,10 @@ AS $function$
       select case when previous_of.id is not null
                    and not same_change(previous_of.commit_hash, previous_of.version,
                                        d.commit_hash, d.version) then
-               coalesce((select e.id
-                           from commit_deployment_before(d.commit_hash, d.application_id,
-                                                         d.environment_id, d.deployed_at, d.id) e),
-                        (select e.id
-                           from version_deployment_before(d.version, d.application_id,
-                                                          d.environment_id, d.deployed_at, d.id) e
-                          where d.commit_hash is null)) end as id) as earlier_same_commit
+               (select e.id
+                  from same_delivery_before(d.commit_hash, d.version, d.application_id,
+                                            d.environment_id, d.deployed_at, d.id) e) end as id)
+      as earlier_same_commit
     cross join lateral (
       select case when previous_of.id is null then 'initial'
                   when same_change(previous_of.commit_hash, previous_of.version,
@@ -1296,14 +1290,9 @@ begin
         from changes c where not c.appended
       union all
       select (select n.id
-                from commit_deployment_after(c.commit_hash, c.application_id, c.environment_id,
-                                             c.deployed_at, c.id) n), null
+                from same_delivery_after(c.commit_hash, c.version, c.application_id,
+                                         c.environment_id, c.deployed_at, c.id) n), null
         from changes c where not c.appended
-      union all
-      select (select n.id
-                from version_deployment_after(c.version, c.application_id, c.environment_id,
-                                              c.deployed_at, c.id) n), null
-        from changes c where not c.appended and c.commit_hash is null
       union all
       select id, null from commit_changes
       union all
@@ -1333,6 +1322,30 @@ CREATE OR REPLACE FUNCTION public.same_change(commit text, of_version text, othe
 AS $function$
   select case when commit is not null and other_commit is not null then commit = other_commit
               else of_version = other_version end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.same_delivery_after(commit text, of_version text, application bigint, environment bigint, at timestamp with time zone, deployment uuid)
+ RETURNS SETOF deployments
+ LANGUAGE sql
+ STABLE PARALLEL SAFE ROWS 1
+AS $function$
+  select * from commit_deployment_after(commit, application, environment, at, deployment)
+   where commit is not null
+  union all
+  select * from version_deployment_after(of_version, application, environment, at, deployment)
+   where commit is null
+$function$;
+
+CREATE OR REPLACE FUNCTION public.same_delivery_before(commit text, of_version text, application bigint, environment bigint, at timestamp with time zone, deployment uuid)
+ RETURNS SETOF deployments
+ LANGUAGE sql
+ STABLE PARALLEL SAFE ROWS 1
+AS $function$
+  select * from commit_deployment_before(commit, application, environment, at, deployment)
+   where commit is not null
+  union all
+  select * from version_deployment_before(of_version, application, environment, at, deployment)
+   where commit is null
 $function$;
 
 CREATE OR REPLACE FUNCTION public.subtract_from_counts(workspace bigint, environment bigint, application bigint, width smallint, number integer, count integer)

@@ -137,3 +137,30 @@ language sql stable parallel safe rows 1 as $$
    order by e.id
    limit 1
 $$;
+
+-- The nearest earlier or later deployment of the stream that delivered the same thing, the one a
+-- rollback returns to: the same commit, or where the commit is unknown the same version
+-- (docs/dora.md). The one rule change_type, the DORA facts and their refresh all probe by.
+create or replace function same_delivery_before(commit text, of_version text, application bigint,
+                                                environment bigint, at timestamptz,
+                                                deployment uuid)
+returns setof deployments
+language sql stable parallel safe rows 1 as $$
+  select * from commit_deployment_before(commit, application, environment, at, deployment)
+   where commit is not null
+  union all
+  select * from version_deployment_before(of_version, application, environment, at, deployment)
+   where commit is null
+$$;
+
+create or replace function same_delivery_after(commit text, of_version text, application bigint,
+                                               environment bigint, at timestamptz,
+                                               deployment uuid)
+returns setof deployments
+language sql stable parallel safe rows 1 as $$
+  select * from commit_deployment_after(commit, application, environment, at, deployment)
+   where commit is not null
+  union all
+  select * from version_deployment_after(of_version, application, environment, at, deployment)
+   where commit is null
+$$;

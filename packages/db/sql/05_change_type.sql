@@ -21,11 +21,8 @@ language sql stable parallel safe as $$
   select case
            when before.id is null then 'initial'
            when same_change(before.commit_hash, before.version, commit, of_version) then 'redeploy'
-           when exists (select 1 from commit_deployment_before(commit, application, environment,
-                                                               at, deployment)) then 'rollback'
-           when commit is null
-                and exists (select 1 from version_deployment_before(of_version, application,
-                                                                    environment, at, deployment))
+           when exists (select 1 from same_delivery_before(commit, of_version, application,
+                                                           environment, at, deployment))
              then 'rollback'
            else 'forward'
          end

@@ -99,13 +99,10 @@ language sql stable parallel safe as $$
       select case when previous_of.id is not null
                    and not same_change(previous_of.commit_hash, previous_of.version,
                                        d.commit_hash, d.version) then
-               coalesce((select e.id
-                           from commit_deployment_before(d.commit_hash, d.application_id,
-                                                         d.environment_id, d.deployed_at, d.id) e),
-                        (select e.id
-                           from version_deployment_before(d.version, d.application_id,
-                                                          d.environment_id, d.deployed_at, d.id) e
-                          where d.commit_hash is null)) end as id) as earlier_same_commit
+               (select e.id
+                  from same_delivery_before(d.commit_hash, d.version, d.application_id,
+                                            d.environment_id, d.deployed_at, d.id) e) end as id)
+      as earlier_same_commit
     cross join lateral (
       select case when previous_of.id is null then 'initial'
                   when same_change(previous_of.commit_hash, previous_of.version,
@@ -199,14 +196,9 @@ begin
         from changes c where not c.appended
       union all
       select (select n.id
-                from commit_deployment_after(c.commit_hash, c.application_id, c.environment_id,
-                                             c.deployed_at, c.id) n), null
+                from same_delivery_after(c.commit_hash, c.version, c.application_id,
+                                         c.environment_id, c.deployed_at, c.id) n), null
         from changes c where not c.appended
-      union all
-      select (select n.id
-                from version_deployment_after(c.version, c.application_id, c.environment_id,
-                                              c.deployed_at, c.id) n), null
-        from changes c where not c.appended and c.commit_hash is null
       union all
       select id, null from commit_changes
       union all
