@@ -12,7 +12,7 @@ import {
   routeTable,
 } from './lib/ingress.ts'
 import { schemaErrors, unknownFields } from './lib/kubernetes-schema.ts'
-import { CHART, find, helm, helmTemplate, kustomize, run } from './lib/manifests.ts'
+import { CHART, find, helm, helmTemplate, kustomize, renderChart, run } from './lib/manifests.ts'
 import { POLICIES } from './lib/policy.ts'
 import { knownVariables, PROCESSES } from './lib/processes.ts'
 import { valuePaths } from './lib/values.ts'
@@ -159,20 +159,14 @@ describe('helm chart rendered [needs the helm binary; skipped when it is not on 
     'helm itself refuses a / Prefix or an internal path in api.ingress.paths',
     () => {
       const render = (path: string, pathType: string) => () =>
-        run([
-          helm ?? 'helm',
-          'template',
-          'shiplog',
-          CHART,
-          '--kube-version',
-          '1.30.0',
-          '--set',
-          'api.ingress.enabled=true',
-          '--set',
-          `api.ingress.paths[0].path=${path}`,
-          '--set',
-          `api.ingress.paths[0].pathType=${pathType}`,
-        ])
+        renderChart(
+          [],
+          [
+            'api.ingress.enabled=true',
+            `api.ingress.paths[0].path=${path}`,
+            `api.ingress.paths[0].pathType=${pathType}`,
+          ],
+        )
       expect(render('/', 'Prefix')).toThrow(/api\.ingress\.paths\.0: Must not validate/)
       expect(render('/metrics', 'Exact')).toThrow(/api\.ingress\.paths\.0\.path: Must not validate/)
       expect(render('/', 'Exact')).not.toThrow()
@@ -259,16 +253,7 @@ describe('helm chart rendered [needs the helm binary; skipped when it is not on 
   test.skipIf(!helm)(
     'an issuer without the client secret, or the other way round, fails the render',
     () => {
-      const render = (values: string[]) => () =>
-        run([
-          helm as string,
-          'template',
-          'shiplog',
-          CHART,
-          '--kube-version',
-          '1.30.0',
-          ...values.flatMap((value) => ['--set', value]),
-        ])
+      const render = (values: string[]) => () => renderChart([], values)
       expect(render(['api.config.OIDC_ISSUER_URL=https://login.example.com'])).toThrow(
         /OIDC_ISSUER_URL needs oidc.existingSecret/,
       )

@@ -227,18 +227,7 @@ describe('the chart’s monitors and dashboards [needs the helm binary; skipped 
   test.skipIf(!helm)(
     'the sidecar label is configurable, and monitors without the worker Service fail the render',
     () => {
-      const render = (values: string[]) =>
-        parseManifests(
-          run([
-            helm ?? 'helm',
-            'template',
-            'shiplog',
-            CHART,
-            '--kube-version',
-            '1.30.0',
-            ...values.flatMap((value) => ['--set', value]),
-          ]),
-        )
+      const render = (values: string[]) => helmTemplate([], values)
       const maps = render([
         'metrics.grafanaDashboards.enabled=true',
         'metrics.grafanaDashboards.label=dashboards',

@@ -63,25 +63,29 @@ export function kustomize(overlay: string): K8sObject[] {
 export const helm = Bun.which('helm')
 
 /**
- * Renders the chart as release `shiplog` with the given values files (needs helm), for the
- * Kubernetes version the schemas check against: without a cluster, helm assumes its own default
- * (1.20 for the 3.6 binary CI installs), which the chart's kubeVersion refuses.
+ * Renders the chart as release `shiplog` with the given values files and `--set` values (needs
+ * helm), for the Kubernetes version the schemas check against: without a cluster, helm assumes
+ * its own default (1.20 for the 3.6 binary CI installs), which the chart's kubeVersion refuses.
+ * Throws with helm's message when the chart refuses the values.
  */
-export function helmTemplate(valuesFiles: string[]): K8sObject[] {
-  const values = valuesFiles.flatMap((file) => ['--values', file])
-  return parseManifests(
-    run([
-      helm ?? 'helm',
-      'template',
-      'shiplog',
-      CHART,
-      '--namespace',
-      'shiplog',
-      '--kube-version',
-      '1.30.0',
-      ...values,
-    ]),
-  )
+export function renderChart(valuesFiles: string[], set: string[] = []): string {
+  return run([
+    helm ?? 'helm',
+    'template',
+    'shiplog',
+    CHART,
+    '--namespace',
+    'shiplog',
+    '--kube-version',
+    '1.30.0',
+    ...valuesFiles.flatMap((file) => ['--values', file]),
+    ...set.flatMap((value) => ['--set', value]),
+  ])
+}
+
+/** The objects renderChart renders. */
+export function helmTemplate(valuesFiles: string[], set: string[] = []): K8sObject[] {
+  return parseManifests(renderChart(valuesFiles, set))
 }
 
 /** Objects of one kind. */
