@@ -197,30 +197,41 @@ test('the per-address limit sees each client address under Deno', async () => {
   expect(await sample(apiMetrics, 'shiplog_rate_limited_total', { limit: 'address' })).toBe(1)
 })
 
-/** Opens a `POST /v1/deployments` and sends all but the tail of its body; `finish` sends the rest. */
+/**
+ * Opens a `POST /v1/deployments` and sends all but the tail of its body; `finish` sends the rest.
+ * Resolves once the API's handler is reading the body: the request asks `Expect: 100-continue`,
+ * which the server answers only when the body is first read. Without that wait a SIGTERM sent at
+ * once could arrive before the request reached the handler, and a request that was never in
+ * flight is rightly turned away with a 503.
+ */
 async function startSlowPost(base: string, key: string) {
   const url = new URL(base)
   const body = JSON.stringify(validDeployment({ version: 'deno-draining' }))
   const socket = connect(Number(url.port), url.hostname)
   await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject))
   let received = ''
+  const reading = Promise.withResolvers<void>()
   socket.on('data', (chunk) => {
     received += String(chunk)
+    if (received.includes('100 Continue')) reading.resolve()
   })
   const closed = new Promise((resolve) => socket.once('close', resolve))
   socket.write(
     `POST /v1/deployments HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${key}\r\n` +
-      `content-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n` +
-      body.slice(0, 10),
+      `content-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n` +
+      'expect: 100-continue\r\n\r\n',
   )
+  await reading.promise
+  socket.write(body.slice(0, 10))
   return {
-    /** Sends the rest of the body; resolves with the response's status line. */
+    /** Sends the rest of the body; resolves with the final response's status line. */
     async finish(): Promise<string> {
       // Not `end()`: a half-closed socket makes Deno drop a body it has not read yet, which no
       // real client does and which is not what this test is about.
       socket.write(body.slice(10))
       await closed
-      return received.split('\r\n')[0] ?? ''
+      const statusLines = received.split('\r\n').filter((line) => line.startsWith('HTTP/1.1 '))
+      return statusLines.at(-1) ?? ''
     },
   }
 }
