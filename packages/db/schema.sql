@@ -299,6 +299,13 @@ create table integrations (
   constraint integrations_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE
 );
 
+create table metric_snapshots (
+  name text not null,
+  computed_at timestamp with time zone not null,
+  body jsonb not null,
+  constraint metric_snapshots_pkey PRIMARY KEY (name)
+);
+
 create table people (
   id uuid default gen_random_uuid() not null,
   issuer text not null,

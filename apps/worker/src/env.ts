@@ -32,6 +32,30 @@ export const WorkerEnv = Type.Object({
     default: 9090,
     description: "HTTP port of the worker's `/healthz`, `/readyz` and `/metrics`",
   }),
+  DORA_METRICS_ENABLED: Type.Boolean({
+    default: false,
+    description:
+      "Export the DORA figures (7 and 28 days, per workspace and production or other environments) as gauges on the worker's `/metrics`",
+  }),
+  DORA_METRICS_INTERVAL_SECONDS: Type.Integer({
+    minimum: 15,
+    maximum: 3600,
+    default: 300,
+    description:
+      'How often one worker replica computes the DORA gauges (the others read its figures)',
+  }),
+  DORA_METRICS_PER_APPLICATION: Type.Boolean({
+    default: false,
+    description:
+      'Also export per-application DORA gauges, for the busiest `DORA_METRICS_TOP_APPLICATIONS` of each workspace',
+  }),
+  DORA_METRICS_TOP_APPLICATIONS: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 50,
+    description:
+      'Applications per workspace with DORA gauges of their own (the most deployments in 28 days); the rest are counted by `shiplog_dora_applications_truncated`',
+  }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({
     minimum: 0,
     default: 20_000,

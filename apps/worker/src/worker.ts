@@ -10,6 +10,7 @@ import { DeploymentQueue } from '@shiplog/db/queue'
 import { scrapeOf } from '@shiplog/ops-http'
 import type { LogLine } from '@shiplog/ops-http/log'
 import { QueueConsumer } from './consumer.ts'
+import { createDoraGauges } from './dora-gauges.ts'
 import type { WorkerEnv } from './env.ts'
 import { IntegrationWork } from './integrations/deliveries-loop.ts'
 import { createWorkerMetrics } from './metrics.ts'
@@ -64,6 +65,17 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
     },
   )
   const integrations = new IntegrationWork(sql, env.WORKER_POLL_INTERVAL_MS, log)
+  const doraGauges = env.DORA_METRICS_ENABLED
+    ? createDoraGauges(
+        metrics.registry,
+        sql,
+        {
+          intervalMs: env.DORA_METRICS_INTERVAL_SECONDS * 1000,
+          topApplications: env.DORA_METRICS_PER_APPLICATION ? env.DORA_METRICS_TOP_APPLICATIONS : 0,
+        },
+        log,
+      )
+    : undefined
   let housekeeping: ReturnType<typeof setInterval> | undefined
   let inboxVacuum: ReturnType<typeof setInterval> | undefined
 
@@ -85,6 +97,8 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
     consumer,
     integrations,
     metrics,
+    /** The DORA gauges, when DORA_METRICS_ENABLED. */
+    doraGauges,
     /** Undefined when ready to work; otherwise why not (for `/readyz`). */
     notReadyBecause(): string | undefined {
       if (health.stopping) return 'shutting down'
@@ -100,6 +114,7 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
       health.started = true
       consumer.start()
       integrations.start()
+      doraGauges?.start()
       housekeeping = setInterval(() => {
         queue
           .forgetExpiredKeys()
@@ -131,7 +146,7 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
       health.stopping = true
       clearInterval(housekeeping)
       clearInterval(inboxVacuum)
-      await Promise.all([consumer.stop(), integrations.stop()])
+      await Promise.all([consumer.stop(), integrations.stop(), doraGauges?.stop()])
       await queue.stop()
       await sql.end({ timeout: 5 })
     },

@@ -99,7 +99,7 @@ export const WINDOWS = [
 ] as const
 
 /** Records the history in a workspace of its own; answers its key and the ids by version. */
-async function recordAuditedHistory(h: Harness, workspace: string) {
+export async function recordAuditedHistory(h: Harness, workspace: string) {
   const { key } = await h.createKey({
     workspace,
     scopes: ['deployments:write', 'incidents:write', 'read'],
