@@ -169,7 +169,10 @@ export function createDoraGauges(
 
   /** Computes the figures if this replica's turn is due, then shows what is stored. */
   async function refresh(now = new Date()): Promise<void> {
-    await computeDoraGaugesIfDue(sql, settings, now)
+    const started = performance.now()
+    if (await computeDoraGaugesIfDue(sql, settings, now)) {
+      log({ msg: 'DORA gauges computed', ms: Math.round(performance.now() - started) })
+    }
     const figures = await storedDoraGauges(sql)
     if (figures) show(figures)
   }
