@@ -85,6 +85,7 @@ export function wireApi(env: ApiEnv, log: LogLine = logLine) {
     bodyMaxBytes: env.INTEGRATION_BODY_MAX_BYTES,
     bodyTimeoutMs: env.BODY_TIMEOUT_MS,
     ratePerMinute: env.INTEGRATION_RATE_LIMIT_PER_MINUTE,
+    refused: (source, reason) => metrics.integrationRefusals.inc({ source, reason }),
   })
   const app = createHttpApp({
     integrations,

@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test'
 import type { IntegrationWithSecret } from '@shiplog/schema/integration'
 import { withHarness } from '../support/harness.ts'
+import { sampleOf } from '../support/prometheus.ts'
 import {
   adminKey,
   createIntegration,
@@ -9,7 +10,7 @@ import {
 } from '../support/integrations.ts'
 
 // A rotated secret keeps working for the grace period and not after; a sender over its
-// integration's limit is told to wait.
+// integration's limit is told to wait; an operator's /metrics counts every refusal by why.
 
 const ping = JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 1 })
 
@@ -52,5 +53,28 @@ test('a sender over its integration’s limit gets 429 with Retry-After; another
     const limited = await deliverGitHub(h, busy, 'ping', ping)
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
     expect((await deliverGitHub(h, quiet, 'ping', ping)).status).toBe(200)
+  })
+}, 60_000)
+
+test('the API’s /metrics counts refused deliveries by source and reason, whether or not the list shows them', async () => {
+  await withHarness({ INTEGRATION_RATE_LIMIT_PER_MINUTE: '30' }, async (h) => {
+    const key = await adminKey(h)
+    const github = await createIntegration(h, key, { source: 'github', name: 'refusals' })
+    const forged = { ...github, secret: 'not-the-secret' }
+    // More forgeries than the deliveries list keeps rows for (ten at once): all are counted.
+    for (let sent = 0; sent < 12; sent++) {
+      expect((await deliverGitHub(h, forged, 'ping', ping)).status).toBe(401)
+    }
+    // A raw NUL byte: no JSON carries one.
+    expect((await deliverGitHub(h, github, 'ping', '{"zen": "\u0000"}')).status).toBe(400)
+    expect((await deliverGitHub(h, github, 'ping', ping)).status).toBe(200)
+    const scraped = (await h.api.scrape()).body
+    const refused = (reason: string) =>
+      sampleOf(scraped, 'shiplog_integration_deliveries_refused_total', { source: 'github', reason })
+    expect({ badProof: refused('bad_proof'), notJson: refused('not_json') }).toEqual({
+      badProof: 12,
+      notJson: 1,
+    })
+    expect(sampleOf(scraped, 'shiplog_integration_deliveries_refused_total')).toBe(13)
   })
 }, 60_000)

@@ -6,6 +6,7 @@ import { writeSection } from '../benchmarks-file.ts'
 import { runOnBenchDatabase } from '../read/bench-run.ts'
 import { waitForQuietHost } from '../read/host-cpu.ts'
 import { timeEndpoints } from '../read/timing.ts'
+import { timeGaugeComputation } from './gauges.ts'
 import { doraEndpoints, doraPlanFrom } from './plan.ts'
 import { renderDoraMarkdown } from './report.ts'
 
@@ -33,6 +34,10 @@ await runOnBenchDatabase(plan.keepDatabase, log, async ({ database, setting, sta
         ? `    FAILED  ${timing.label}`
         : `  ${timing.medianMs.toFixed(1).padStart(8)} ms (${timing.minMs.toFixed(1)}–${timing.maxMs.toFixed(1)})  ${timing.label}`,
     )
+  const gauges = await timeGaugeComputation(database.sql, 7, 50)
+  log(
+    `  ${gauges.medianMs.toFixed(1).padStart(8)} ms (${gauges.minMs.toFixed(1)}–${gauges.maxMs.toFixed(1)})  the worker's DORA gauges, every workspace`,
+  )
   const markdown = renderDoraMarkdown({
     date: new Date().toISOString().slice(0, 10),
     ...setting,
@@ -41,6 +46,7 @@ await runOnBenchDatabase(plan.keepDatabase, log, async ({ database, setting, sta
     quietWaitSeconds,
     window: endpoints.window,
     run,
+    gauges,
   })
   console.log(`\n${markdown}`)
   await writeSection('dora', markdown)

@@ -1,5 +1,6 @@
 import type { Setting } from '../read/setting.ts'
 import type { TimingRun } from '../read/timing.ts'
+import type { GaugeTiming } from './gauges.ts'
 import { DORA_TARGET_MS, type DoraPlan, type DoraWindow } from './plan.ts'
 
 /** Everything one `bun run bench:dora` measured. */
@@ -10,6 +11,7 @@ export interface DoraReport extends Setting {
   quietWaitSeconds: number
   window: DoraWindow
   run: TimingRun
+  gauges: GaugeTiming
 }
 
 const whole = (value: number) => Math.round(value).toLocaleString('en-US')
@@ -70,5 +72,11 @@ DORA / baseline: ${ratio.toFixed(1)}x. Target: the DORA request ≤ ${DORA_TARGE
 The rows without a target show that a page of the list and a receipt, which carry each
 deployment's change type and failure, stay near the baseline with commits stored, and what the
 dashboard's other pages cost. Pages are read with the session cookie of one sign-in.
+
+The worker's DORA gauges (\`DORA_METRICS_ENABLED\`, docs/operations.md), computed as its timer
+does, in-process after the requests: every workspace, both environment sets, 7 and 28 days, and
+per application for the busiest ${report.gauges.topApplications} (${whole(report.gauges.groups)} figure sets):
+median ${report.gauges.medianMs.toFixed(1)} ms (${report.gauges.minMs.toFixed(1)}–${report.gauges.maxMs.toFixed(1)}) over ${report.gauges.runs} runs, ${(report.gauges.medianMs / dora.medianMs).toFixed(2)}x the one-year DORA request above. One replica computes them every
+\`DORA_METRICS_INTERVAL_SECONDS\` (300 s by default); a scrape never does.
 `
 }

@@ -36,7 +36,18 @@ export interface ReceiverDeps {
   limiter: AddressLimiter
   maxBodyBytes: number
   bodyTimeoutMs: number
+  /** Told of each refusal, for the metrics (shiplog_integration_deliveries_refused_total). */
+  refused?: (source: string, reason: RefusalReason) => void
 }
+
+/** Why a receiver refused a delivery, as a metric's label. */
+export type RefusalReason =
+  | 'bad_proof'
+  | 'rate_limited'
+  | 'body_too_large'
+  | 'not_json'
+  | 'no_event'
+  | 'not_an_event'
 
 // Headers never stored with a delivery: they carry the secret, or prove nothing a mapping needs.
 const UNSTORED_HEADERS = new Set([
@@ -100,6 +111,7 @@ export class Receiver {
     }
     const decision = this.deps.limiter.take(integration.id)
     if (!decision.allowed) {
+      this.deps.refused?.(integration.source, 'rate_limited')
       throw problems.rateLimited(
         Math.max(1, Math.ceil(decision.retryAfterSeconds ?? 1)),
         'This integration sent more deliveries than its limit (INTEGRATION_RATE_LIMIT_PER_MINUTE); retry after Retry-After.',
@@ -107,7 +119,8 @@ export class Receiver {
     }
     const headers = request.headers
     let terms = termsFromHeaders(integration.source, headers)
-    const refuse = async (problem: HttpProblem, reason: string) => {
+    const refuse = async (problem: HttpProblem, reason: string, counted: RefusalReason) => {
+      this.deps.refused?.(integration.source, counted)
       if (!this.refusalShown(integration.id)) return problem
       await storeRefusedDelivery(this.deps.sql, {
         integrationId: integration.id,
@@ -130,6 +143,7 @@ export class Receiver {
           `The delivery is larger than ${limits.maxBytes} bytes (INTEGRATION_BODY_MAX_BYTES); it was not stored.`,
         ),
         `body too large: over ${limits.maxBytes} bytes`,
+        'body_too_large',
       )
     if (declared > limits.maxBytes) throw await tooLarge()
     let bytes: Uint8Array<ArrayBuffer>
@@ -147,6 +161,7 @@ export class Receiver {
           `${mechanism}: check the secret set on the hook (rotate it here if it was lost).`,
         ),
         `bad signature: ${mechanism}`,
+        'bad_proof',
       )
     }
     const header = EVENT_HEADER[integration.source]
@@ -154,6 +169,7 @@ export class Receiver {
       throw await refuse(
         new HttpProblem(400, 'event-unknown', 'Bad Request', `${header} is missing.`),
         `no event: ${header} is missing`,
+        'no_event',
       )
     }
     // The worker parses the body: here it need only look like JSON's bytes, UTF-8 with no raw NUL
@@ -167,6 +183,7 @@ export class Receiver {
           'The delivery is not JSON: set the hook’s content type to application/json.',
         ),
         'the body is not JSON (is the hook’s content type application/x-www-form-urlencoded?)',
+        'not_json',
       )
     }
     const fromBody = termsFromBody(integration.source, headers, bytes, terms)
@@ -174,6 +191,7 @@ export class Receiver {
       throw await refuse(
         new HttpProblem(400, 'not-an-event', 'Bad Request', `The delivery is ${fromBody.refusal}.`),
         fromBody.refusal,
+        'not_an_event',
       )
     }
     terms = fromBody

@@ -1,7 +1,7 @@
 import type { Sql } from '@shiplog/db/client'
 import { AddressLimiter } from '../../plugins/rate-limit/address-limiter.ts'
 import { IntegrationDirectory } from './directory.ts'
-import { Receiver } from './receiver.ts'
+import { Receiver, type ReceiverDeps } from './receiver.ts'
 import { Sealer, sealingKeyBytes } from './sealing.ts'
 import type { IntegrationSettings } from './service.ts'
 
@@ -13,6 +13,7 @@ export interface IntegrationConfig {
   bodyMaxBytes: number
   bodyTimeoutMs: number
   ratePerMinute: number
+  refused?: ReceiverDeps['refused']
 }
 
 /** The endpoints' settings and the receiver, sharing one directory of integrations. */
@@ -36,6 +37,7 @@ export function wireIntegrations(sql: Sql, config: IntegrationConfig) {
     }),
     maxBodyBytes: config.bodyMaxBytes,
     bodyTimeoutMs: config.bodyTimeoutMs,
+    refused: config.refused,
   })
   return { settings, receiver }
 }

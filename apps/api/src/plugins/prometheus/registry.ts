@@ -44,6 +44,12 @@ export function createApiMetrics() {
       help: 'Accepted requests waiting for a queue commit.',
       registers,
     }),
+    integrationRefusals: new Counter({
+      name: 'shiplog_integration_deliveries_refused_total',
+      help: 'Integration deliveries a receiver refused, by source and reason: bad_proof (a forged or misconfigured secret), rate_limited, body_too_large, not_json, no_event, not_an_event.',
+      labelNames: ['source', 'reason'] as const,
+      registers,
+    }),
     dbConnections: new Gauge({ ...POOL_GAUGE, registers }),
     dbReadConnections: new Gauge({
       name: 'shiplog_db_read_connections',
