@@ -1,13 +1,13 @@
 import { expect, test } from 'bun:test'
 import type { IntegrationWithSecret } from '@shiplog/schema/integration'
 import { withHarness } from '../support/harness.ts'
-import { sampleOf } from '../support/prometheus.ts'
 import {
   adminKey,
   createIntegration,
   deliverGitHub,
   deliverGitLab,
 } from '../support/integrations.ts'
+import { sampleOf } from '../support/prometheus.ts'
 
 // A rotated secret keeps working for the grace period and not after; a sender over its
 // integration's limit is told to wait; an operator's /metrics counts every refusal by why.
@@ -70,7 +70,10 @@ test('the API’s /metrics counts refused deliveries by source and reason, wheth
     expect((await deliverGitHub(h, github, 'ping', ping)).status).toBe(200)
     const scraped = (await h.api.scrape()).body
     const refused = (reason: string) =>
-      sampleOf(scraped, 'shiplog_integration_deliveries_refused_total', { source: 'github', reason })
+      sampleOf(scraped, 'shiplog_integration_deliveries_refused_total', {
+        source: 'github',
+        reason,
+      })
     expect({ badProof: refused('bad_proof'), notJson: refused('not_json') }).toEqual({
       badProof: 12,
       notJson: 1,
