@@ -61,6 +61,12 @@ export function createWorkerMetrics() {
       help: 'Seconds since the oldest delivery still waiting for a worker was received; 0 when none waits.',
       registers,
     }),
+    deliveriesHandled: new Counter({
+      name: 'shiplog_integration_deliveries_handled_total',
+      help: 'Integration deliveries a worker handled, by source and how they ended: recorded (a deployment, a push, an incident opened or resolved), ignored (the reason is on the delivery: an environment or application Shiplog has never seen, an event it does not read), received (kept waiting for another delivery).',
+      labelNames: ['source', 'state'] as const,
+      registers,
+    }),
     dbConnections: new Gauge({ ...POOL_GAUGE, registers }),
   }
 }

@@ -64,7 +64,9 @@ export function createWorker(env: WorkerEnv, log: LogLine) {
       },
     },
   )
-  const integrations = new IntegrationWork(sql, env.WORKER_POLL_INTERVAL_MS, log)
+  const integrations = new IntegrationWork(sql, env.WORKER_POLL_INTERVAL_MS, log, (outcomes) => {
+    for (const { source, state } of outcomes) metrics.deliveriesHandled.inc({ source, state })
+  })
   const doraGauges = env.DORA_METRICS_ENABLED
     ? createDoraGauges(
         metrics.registry,

@@ -1,14 +1,18 @@
 // What a delivery means, by its source and event: the one place that routes a sender's events
 // to the readers above. The worker calls it; nothing here touches the database.
 
+import { outcomeOfAlertmanager } from './alertmanager/notification.ts'
 import { outcomeOfCDEvent } from './cdevents/service-event.ts'
 import { outcomeOfFluxEvent } from './flux/event.ts'
 import { outcomeOfDeploymentStatus } from './github/deployment-status.ts'
 import { outcomeOfGitHubPush } from './github/push.ts'
 import { outcomeOfDeploymentHook } from './gitlab/deployment-hook.ts'
 import { outcomeOfPushHook } from './gitlab/push-hook.ts'
+import type { IncidentOutcome } from './incident.ts'
 import { type Delivery, type IntegrationMapping, isJsonObject } from './mapping.ts'
+import { outcomeOfOpsgenie } from './opsgenie/webhook.ts'
 import type { DeliveryOutcome } from './outcome.ts'
+import { outcomeOfPagerDuty } from './pagerduty/webhook.ts'
 import type { PushOutcome } from './push.ts'
 
 export type { IntegrationSource } from '@shiplog/schema/integration'
@@ -21,7 +25,14 @@ export const SOURCES: Record<IntegrationSource, { label: string; events: readonl
   gitlab: { label: 'GitLab', events: ['Deployment Hook', 'Push Hook'] },
   cdevents: {
     label: 'CDEvents',
-    events: ['service.deployed', 'service.upgraded', 'service.rolledback'],
+    events: [
+      'service.deployed',
+      'service.upgraded',
+      'service.rolledback',
+      'incident.detected',
+      'incident.reported',
+      'incident.resolved',
+    ],
   },
   argocd: { label: 'Argo CD', events: ['on-deployed (a CDEvent service.deployed)'] },
   flux: {
@@ -32,9 +43,15 @@ export const SOURCES: Record<IntegrationSource, { label: string; events: readonl
       'HelmRelease UpgradeSucceeded',
     ],
   },
+  alertmanager: { label: 'Alertmanager', events: ['firing', 'resolved'] },
+  pagerduty: {
+    label: 'PagerDuty',
+    events: ['incident.triggered', 'incident.resolved', 'incident.reopened'],
+  },
+  opsgenie: { label: 'Opsgenie', events: ['Create', 'Close'] },
 }
 
-export type Interpretation = DeliveryOutcome | PushOutcome
+export type Interpretation = DeliveryOutcome | PushOutcome | IncidentOutcome
 
 /** What one delivery means for Shiplog, under its integration's mapping. */
 export function interpret(
@@ -49,6 +66,9 @@ export function interpret(
   // Argo CD's notifications post the CDEvent its template (infra/argocd) writes.
   if (source === 'cdevents' || source === 'argocd') return outcomeOfCDEvent(delivery, mapping)
   if (source === 'flux') return outcomeOfFluxEvent(delivery, mapping)
+  if (source === 'alertmanager') return outcomeOfAlertmanager(delivery, mapping)
+  if (source === 'pagerduty') return outcomeOfPagerDuty(delivery, mapping)
+  if (source === 'opsgenie') return outcomeOfOpsgenie(delivery, mapping)
   if (source === 'github') {
     if (event === 'deployment_status') return outcomeOfDeploymentStatus(delivery, mapping)
     if (event === 'push') return outcomeOfGitHubPush(delivery, mapping)

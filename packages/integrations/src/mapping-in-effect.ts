@@ -4,7 +4,10 @@
 // gitlab/deployment-hook.ts), whose order it states.
 
 import type { IntegrationMapping, MappingValue } from '@shiplog/schema/integration'
+import { ALERTMANAGER_DEFAULTS } from './alertmanager/notification.ts'
 import type { IntegrationSource } from './interpret.ts'
+import { OPSGENIE_DEFAULTS } from './opsgenie/webhook.ts'
+import { PAGERDUTY_DEFAULTS } from './pagerduty/webhook.ts'
 
 type Field = keyof IntegrationMapping
 
@@ -59,12 +62,24 @@ const FLUX: Defaults = {
   commit: { after: ['the SHA in the revision (main@sha1:<sha> or main/<sha>)'] },
 }
 
+// The alerting tools: an incident has an environment and perhaps an application, nothing else.
+const incidentDefaults = (place: { environment: string[]; app: string[] }): Defaults => ({
+  environment: { after: place.environment },
+  app: { after: place.app },
+  repository: { after: [] },
+  version: { after: [] },
+  commit: { after: [] },
+})
+
 const DEFAULTS: Record<IntegrationSource, Defaults> = {
   github: GITHUB,
   gitlab: GITLAB,
   cdevents: CDEVENTS,
   argocd: CDEVENTS,
   flux: FLUX,
+  alertmanager: incidentDefaults(ALERTMANAGER_DEFAULTS),
+  pagerduty: incidentDefaults(PAGERDUTY_DEFAULTS),
+  opsgenie: incidentDefaults(OPSGENIE_DEFAULTS),
 }
 
 const described = (value: MappingValue | undefined): string[] =>

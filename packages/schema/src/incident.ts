@@ -98,6 +98,14 @@ export const Incident = Type.Object(
       Type.String({ format: 'uuid' }),
       'The deployment that fixed it, or null',
     ),
+    source: Nullable(
+      Type.String(),
+      'The integration source that reported it (alertmanager, pagerduty, opsgenie, cdevents), or null when a person opened it',
+    ),
+    senderUrl: Nullable(
+      Type.String(),
+      'The sender’s own page of it (PagerDuty’s incident, the alert’s generatorURL), or null',
+    ),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

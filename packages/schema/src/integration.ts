@@ -8,7 +8,16 @@ import type { Checked } from './checked.ts'
 import type { FieldError } from './problem.ts'
 import { checkText, isInvalid } from './text.ts'
 
-export const INTEGRATION_SOURCES = ['github', 'gitlab', 'cdevents', 'argocd', 'flux'] as const
+export const INTEGRATION_SOURCES = [
+  'github',
+  'gitlab',
+  'cdevents',
+  'argocd',
+  'flux',
+  'alertmanager',
+  'pagerduty',
+  'opsgenie',
+] as const
 export type IntegrationSource = (typeof INTEGRATION_SOURCES)[number]
 
 const FixedValue = Type.String({ minLength: 1, maxLength: 255, description: 'This value itself' })
@@ -57,9 +66,24 @@ const source = Type.Union(
   { description: 'Who sends the deliveries' },
 )
 
+/** The sources whose senders make the secret themselves: the integration is given theirs. */
+export const SENDER_MADE_SECRETS: readonly IntegrationSource[] = ['pagerduty']
+
 /** `POST /v1/integrations`. */
 export const IntegrationInput = Type.Object(
-  { source, name, mapping: Type.Optional(IntegrationMapping) },
+  {
+    source,
+    name,
+    mapping: Type.Optional(IntegrationMapping),
+    secret: Type.Optional(
+      Type.String({
+        minLength: 16,
+        maxLength: 200,
+        description:
+          'pagerduty only, and required there: the signing secret PagerDuty showed for the webhook subscription. Every other source gets a secret Shiplog makes',
+      }),
+    ),
+  },
   { additionalProperties: false },
 )
 export type IntegrationInput = Static<typeof IntegrationInput>
@@ -220,10 +244,11 @@ const asObject = (body: unknown) =>
 export function validateIntegrationInput(body: unknown): Checked<IntegrationInput> {
   const input = asObject(body)
   if (!input) return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] }
-  const errors = unknownFields(input, ['source', 'name', 'mapping'])
+  const errors = unknownFields(input, ['source', 'name', 'mapping', 'secret'])
   if (!INTEGRATION_SOURCES.includes(input.source as IntegrationSource)) {
     errors.push({ field: 'source', message: `must be one of ${INTEGRATION_SOURCES.join(', ')}` })
   }
+  errors.push(...secretErrors(input.source, input.secret))
   errors.push(
     ...(input.name === undefined
       ? [{ field: 'name', message: 'is required' }]
@@ -237,8 +262,41 @@ export function validateIntegrationInput(body: unknown): Checked<IntegrationInpu
       source: input.source as IntegrationSource,
       name: (input.name as string).trim(),
       mapping: (input.mapping as IntegrationMapping | undefined) ?? {},
+      ...(typeof input.secret === 'string' && { secret: input.secret }),
     },
   }
+}
+
+function secretErrors(source: unknown, secret: unknown): FieldError[] {
+  const senderMade = SENDER_MADE_SECRETS.includes(source as IntegrationSource)
+  if (secret === undefined) {
+    return senderMade
+      ? [
+          {
+            field: 'secret',
+            message: `is required for ${String(source)}: give the signing secret it showed for the webhook`,
+          },
+        ]
+      : []
+  }
+  if (!senderMade) {
+    return [
+      {
+        field: 'secret',
+        message:
+          'is made by Shiplog for this source: leave it out (only a pagerduty integration takes one)',
+      },
+    ]
+  }
+  if (
+    typeof secret !== 'string' ||
+    secret.length < 16 ||
+    secret.length > 200 ||
+    /\s/.test(secret)
+  ) {
+    return [{ field: 'secret', message: 'must be 16 to 200 characters without spaces' }]
+  }
+  return []
 }
 
 /** Checks a `PATCH /v1/integrations/{id}` body. */

@@ -6,6 +6,7 @@ import type { IntegrationWithSecret } from '@shiplog/schema/integration'
 import fc from 'fast-check'
 import { lookalikeName } from '../support/edge-inputs.ts'
 import { harnessPerFile } from '../support/harness.ts'
+import { pagerDutySignature } from '../support/incident-senders.ts'
 import { createIntegration, hookPathOf } from '../support/integrations.ts'
 import { sendEach } from '../support/sendable.ts'
 
@@ -18,6 +19,9 @@ let github: IntegrationWithSecret
 let gitlab: IntegrationWithSecret
 let cdevents: IntegrationWithSecret
 let flux: IntegrationWithSecret
+let alertmanager: IntegrationWithSecret
+let pagerduty: IntegrationWithSecret
+let opsgenie: IntegrationWithSecret
 
 beforeAll(async () => {
   admin = (
@@ -39,6 +43,14 @@ beforeAll(async () => {
     name: 'fuzzed flux',
     mapping: { repository: 'acme/platform' },
   })
+  alertmanager = await createIntegration(h, admin, { source: 'alertmanager', name: 'fuzzed am' })
+  pagerduty = await createIntegration(h, admin, {
+    source: 'pagerduty',
+    name: 'fuzzed pd',
+    mapping: { environment: [{ from: 'event.data.service.summary' }, 'production'] },
+    secret: 'fuzzed-pagerduty-secret',
+  })
+  opsgenie = await createIntegration(h, admin, { source: 'opsgenie', name: 'fuzzed og' })
 })
 
 const GITOPS_FIXTURES = new URL('../../../../packages/integrations/fixtures/', import.meta.url)
@@ -64,6 +76,9 @@ const realBodies = [
   )),
   ...(await jsonFilesIn(new URL('cdevents/', GITOPS_FIXTURES))),
   ...(await jsonFilesIn(new URL('flux/events/', GITOPS_FIXTURES))),
+  ...(await jsonFilesIn(new URL('alertmanager/', GITOPS_FIXTURES))),
+  ...(await jsonFilesIn(new URL('pagerduty/', GITOPS_FIXTURES))),
+  ...(await jsonFilesIn(new URL('opsgenie/', GITOPS_FIXTURES))),
 ] as Record<string, unknown>[]
 
 const text = fc.oneof(
@@ -117,7 +132,16 @@ const payload = fc.oneof(
 )
 
 const delivery = fc.record({
-  to: fc.constantFrom('github', 'gitlab', 'cdevents', 'flux', 'nowhere'),
+  to: fc.constantFrom(
+    'github',
+    'gitlab',
+    'cdevents',
+    'flux',
+    'alertmanager',
+    'pagerduty',
+    'opsgenie',
+    'nowhere',
+  ),
   payload,
   event: fc.oneof(
     fc.constantFrom('deployment_status', 'push', 'ping', 'deployment', 'Deployment Hook'),
@@ -141,7 +165,16 @@ test('no delivery a sender can post produces a 5xx, and every stored one is hand
   await fc.assert(
     fc.asyncProperty(fc.array(delivery, { minLength: 1, maxLength: 12 }), async (batch) => {
       const answered = await sendEach(batch, async (each) => {
-        const integration = { github, gitlab, cdevents, flux, nowhere: github }[each.to]
+        const integration = {
+          github,
+          gitlab,
+          cdevents,
+          flux,
+          alertmanager,
+          pagerduty,
+          opsgenie,
+          nowhere: github,
+        }[each.to]
         const headers: Record<string, string> = {}
         if (each.contentType) headers['content-type'] = each.contentType
         const secret = each.proof === 'valid' ? integration.secret : 'guess'
@@ -152,6 +185,17 @@ test('no delivery a sender can post produces a 5xx, and every stored one is hand
             headers['ce-type'] = each.event
             if (each.senderId !== null) headers['ce-id'] = each.senderId
           }
+        } else if (each.to === 'alertmanager' || each.to === 'opsgenie') {
+          if (each.proof !== 'none') {
+            headers.authorization = each.binary
+              ? `Basic ${btoa(`alertmanager:${secret}`)}`
+              : `Bearer ${secret}`
+          }
+        } else if (each.to === 'pagerduty') {
+          if (each.proof !== 'none') {
+            headers['x-pagerduty-signature'] = pagerDutySignature(secret, each.payload)
+          }
+          if (each.senderId !== null) headers['x-webhook-id'] = each.senderId
         } else if (each.to === 'flux') {
           if (each.proof !== 'none') {
             // GitHub's scheme under Flux's header.
@@ -204,7 +248,20 @@ const mappingValue = fc.oneof(
 const integrationBody = fc.oneof(
   fc.record(
     {
-      source: fc.oneof(fc.constantFrom('github', 'gitlab', 'cdevents', 'argocd', 'flux'), text),
+      source: fc.oneof(
+        fc.constantFrom(
+          'github',
+          'gitlab',
+          'cdevents',
+          'argocd',
+          'flux',
+          'alertmanager',
+          'pagerduty',
+          'opsgenie',
+        ),
+        text,
+      ),
+      secret: fc.oneof(text, anyValue, fc.constant('a-pagerduty-made-secret-0123')),
       name: fc.oneof(text, lookalikeName, anyValue),
       mapping: fc.oneof(
         fc.dictionary(
@@ -234,6 +291,7 @@ test('no body an admin sends the integrations’ endpoints produces a 5xx', asyn
             () => h.send('PATCH', path, { key: admin, body: patch }),
             () => h.send('GET', `${path}/deliveries`, { key: admin }),
             () => h.send('GET', path, { key: admin }),
+            () => h.send('POST', `/v1/integrations/${pagerduty.id}/secret`, { key: admin }),
           ],
           (send) => send(),
         )

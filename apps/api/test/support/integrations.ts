@@ -17,7 +17,7 @@ export async function adminKey(h: Harness): Promise<string> {
 export async function createIntegration(
   h: Harness,
   key: string,
-  body: { source: IntegrationSource; name: string; mapping?: unknown },
+  body: { source: IntegrationSource; name: string; mapping?: unknown; secret?: string },
 ): Promise<IntegrationWithSecret> {
   const response = await h.send('POST', '/v1/integrations', { key, body })
   expect(response.status).toBe(201)

@@ -9,13 +9,21 @@ import { handleDelivery } from './handle-delivery.ts'
 const DELIVERIES_PER_BATCH = 50
 const CHAINS_PER_ROUND = 50
 
+/** How the deliveries of a committed batch ended, by source and state, for the metrics. */
+export type HandledDeliveries = (outcomes: { source: string; state: string }[]) => void
+
 /**
  * Handles one batch of waiting deliveries in one transaction, each under its own savepoint: one
  * that fails (a bug, a value Postgres refuses) is ignored with the reason and never blocks the
- * others; an outage rolls the whole batch back, to be taken again. Resolves with how many it took.
+ * others; an outage rolls the whole batch back, to be taken again. Resolves with how many it took;
+ * `handled` hears how they ended once the batch has committed.
  */
-export async function handleWaitingDeliveries(sql: Sql, log: LogLine): Promise<number> {
-  return sql.begin(async (tx) => {
+export async function handleWaitingDeliveries(
+  sql: Sql,
+  log: LogLine,
+  handled?: HandledDeliveries,
+): Promise<number> {
+  const { taken, outcomes } = await sql.begin(async (tx) => {
     const taken = await takeWaitingDeliveries(tx, DELIVERIES_PER_BATCH)
     for (const waiting of taken) {
       try {
@@ -34,8 +42,17 @@ export async function handleWaitingDeliveries(sql: Sql, log: LogLine): Promise<n
         })
       }
     }
-    return taken.length
+    const states = await tx<{ id: string; state: string }[]>`
+      select id::text, state from integration_deliveries
+       where id = any(${taken.map(({ id }) => id)}::uuid[])`
+    const sourceOf = new Map(taken.map(({ id, source }) => [id, source]))
+    return {
+      taken: taken.length,
+      outcomes: states.map(({ id, state }) => ({ source: sourceOf.get(id) ?? 'unknown', state })),
+    }
   })
+  if (outcomes.length > 0) handled?.(outcomes)
+  return taken
 }
 
 /**
@@ -52,11 +69,12 @@ export class IntegrationWork {
     private readonly sql: Sql,
     private readonly pollIntervalMs: number,
     private readonly log: LogLine,
+    private readonly handled?: HandledDeliveries,
   ) {}
 
   /** One round: a batch of deliveries, then chains; how much it did. */
   async runOnce(): Promise<number> {
-    const deliveries = await handleWaitingDeliveries(this.sql, this.log)
+    const deliveries = await handleWaitingDeliveries(this.sql, this.log, this.handled)
     const chains = await deriveWaitingChains(this.sql, CHAINS_PER_ROUND)
     return deliveries + chains
   }

@@ -1,9 +1,16 @@
 import type { Tx } from '@shiplog/db/client'
 import { awaitCommitChain } from '@shiplog/db/integrations/commit-chains'
 import { settleDelivery, type WaitingDelivery } from '@shiplog/db/integrations/deliveries'
+import {
+  applyAlertGroup,
+  applyIncidentState,
+  type IncidentApplied,
+  type ReportedIncident,
+} from '@shiplog/db/integrations/incidents-in'
 import { storePush } from '@shiplog/db/integrations/pushes'
 import { insertIntoInbox } from '@shiplog/db/queue'
 import { uuidv7 } from '@shiplog/db/uuidv7'
+import type { IncidentSubject } from '@shiplog/integrations/incident'
 import { interpret } from '@shiplog/integrations/interpret'
 import type { Delivery, IntegrationMapping } from '@shiplog/integrations/mapping'
 import type { DeliveryOutcome } from '@shiplog/integrations/outcome'
@@ -27,7 +34,8 @@ function deliveryOf(waiting: WaitingDelivery): Delivery | undefined {
  * Does what one delivery says, in the worker's transaction, and settles it: a deployment goes
  * into the inbox (the same durable path as POST /v1/deployments, recorded by the same batches),
  * with its chain of commits to derive; a push's commits are stored; a failure status marks its
- * deployment failed; anything else is ignored with the reason.
+ * deployment failed; an alerting tool's incident is opened, resolved or reopened; anything else
+ * is ignored with the reason.
  */
 export async function handleDelivery(tx: Tx, waiting: WaitingDelivery): Promise<void> {
   const delivery = deliveryOf(waiting)
@@ -50,7 +58,44 @@ export async function handleDelivery(tx: Tx, waiting: WaitingDelivery): Promise<
     case 'push':
       await storePushOf(tx, waiting, meaning.push)
       return
+    case 'incident':
+      await settleIncident(
+        tx,
+        waiting,
+        await applyIncidentState(tx, reported(waiting, meaning.subject), meaning),
+      )
+      return
+    case 'alert-group':
+      await settleIncident(
+        tx,
+        waiting,
+        await applyAlertGroup(
+          tx,
+          reported(waiting, meaning.subject),
+          meaning.alerts,
+          meaning.groupResolvedAt,
+        ),
+      )
+      return
   }
+}
+
+const reported = (waiting: WaitingDelivery, subject: IncidentSubject): ReportedIncident => ({
+  workspaceId: waiting.workspaceId,
+  integrationId: waiting.integrationId,
+  source: waiting.source,
+  ...subject,
+})
+
+/** An incident delivery: recorded, saying what it did to which incident, or ignored and why. */
+function settleIncident(tx: Tx, waiting: WaitingDelivery, applied: IncidentApplied) {
+  return settleDelivery(
+    tx,
+    waiting.id,
+    applied.applied
+      ? { state: 'recorded', reason: applied.summary }
+      : { state: 'ignored', reason: applied.reason },
+  )
 }
 
 async function recordDeployment(

@@ -42,7 +42,7 @@ const columns = (sql: Queryable) => sql`
   i.id, case when i.resolved_at is null then 'open' else 'resolved' end as status,
   e.name as environment, i.app, i.title, iso_utc(i.started_at) as "startedAt",
   iso_utc(i.resolved_at) as "resolvedAt", i.cause_deployment_id as "causeDeploymentId",
-  i.fixed_by_deployment_id as "fixedByDeploymentId",
+  i.fixed_by_deployment_id as "fixedByDeploymentId", i.source, i.sender_url as "senderUrl",
   iso_utc(i.created_at) as "createdAt", iso_utc(i.updated_at) as "updatedAt"`
 
 /** The id of an environment of the workspace by its name key: environments' unique name. */
@@ -130,6 +130,17 @@ export interface IncidentChanges {
   fixedByDeploymentId?: string | null
 }
 
+// The fields an alerting tool sets that a person's change takes over for good (incidents-in.ts):
+// a later delivery of the same incident no longer sets them.
+const SENDER_OWNED: (keyof IncidentChanges)[] = [
+  'title',
+  'startedAt',
+  'resolvedAt',
+  'causeDeploymentId',
+]
+const correctedFields = (changes: IncidentChanges) =>
+  SENDER_OWNED.filter((field) => changes[field] !== undefined)
+
 /** Applies `changes` to an incident of the workspace and returns it as it is now. */
 export async function updateIncident(
   sql: Queryable,
@@ -147,6 +158,7 @@ export async function updateIncident(
         ${set('resolved_at', changes.resolvedAt, sql`::text::timestamptz`)}
         ${set('cause_deployment_id', changes.causeDeploymentId, sql`::uuid`)}
         ${set('fixed_by_deployment_id', changes.fixedByDeploymentId, sql`::uuid`)}
+        , corrected = array(select distinct unnest(corrected || ${correctedFields(changes)}::text[]) order by 1)
        where id = ${id}::uuid and workspace_id = ${workspaceId}
       returning *)
     select ${columns(sql)} from updated i join environments e on e.id = i.environment_id`

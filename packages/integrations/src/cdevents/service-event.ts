@@ -11,18 +11,24 @@
 // - repository: the mapping's, else `customData.repository`;
 // - time: `context.timestamp`.
 // The mapping's paths read the CDEvent itself (a structured CloudEvent's `data`), or a header.
-// `service.removed`, incidents and every other subject are ignored, with the reason.
+// Incidents are read by incident-event.ts; `service.removed` and every other subject are ignored,
+// with the reason.
 
+import type { IncidentOutcome } from '../incident.ts'
 import { type Delivery, type IntegrationMapping, mappedValue, valueAt } from '../mapping.ts'
 import type { DeliveryOutcome } from '../outcome.ts'
 import { parseCDEventType, receivedCDEvent } from './cloud-event.ts'
+import { outcomeOfIncidentCDEvent } from './incident-event.ts'
 import { parsePackageUrl, readableVersion } from './purl.ts'
 
 const VERSION_MAX_LENGTH = 70
 const RECORDED = ['deployed', 'upgraded', 'rolledback']
 
 /** What a CDEvent delivery means for Shiplog under an integration's mapping. */
-export function outcomeOfCDEvent(delivery: Delivery, mapping: IntegrationMapping): DeliveryOutcome {
+export function outcomeOfCDEvent(
+  delivery: Delivery,
+  mapping: IntegrationMapping,
+): DeliveryOutcome | IncidentOutcome {
   const received = receivedCDEvent(delivery)
   if ('reason' in received) return { outcome: 'ignored', reason: received.reason }
   const kind = parseCDEventType(received.type)
@@ -34,10 +40,11 @@ export function outcomeOfCDEvent(delivery: Delivery, mapping: IntegrationMapping
   }
   const { subject, predicate } = kind
   if (subject === 'incident') {
-    return {
-      outcome: 'ignored',
-      reason: `incident.${predicate}: incidents arrive with the incidents integration, not as deployments`,
-    }
+    return outcomeOfIncidentCDEvent(
+      { body: received.cdevent, headers: delivery.headers },
+      predicate,
+      mapping,
+    )
   }
   if (subject !== 'service' || !RECORDED.includes(predicate)) {
     return {

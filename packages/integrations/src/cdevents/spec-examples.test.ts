@@ -136,10 +136,36 @@ describe.each(VERSIONS)('CDEvents %s', (version) => {
   )
 
   test.each([
+    ['incident_detected', 'open'],
+    ['incident_reported', 'open'],
+    ['incident_resolved', 'resolved'],
+  ] as const)(
+    '%s as the spec writes it: an incident of prod1 and myApp, %s, in every mode',
+    (name, state) => {
+      const cdevent = JSON.parse(example(version, name))
+      for (const [mode, delivery] of Object.entries(modes(example(version, name)))) {
+        expect({ mode, outcome: outcomeOfCDEvent(delivery, {}) }).toEqual({
+          mode,
+          outcome: {
+            outcome: 'incident',
+            subject: {
+              senderKey: `${cdevent.subject.source} incident-123`,
+              environment: 'prod1',
+              app: 'myApp',
+              title: cdevent.subject.content.description,
+              url: cdevent.subject.content.ticketURI ?? null,
+            },
+            startedAt: new Date(cdevent.context.timestamp).toISOString().replace('Z', '000Z'),
+            state,
+            at: new Date(cdevent.context.timestamp).toISOString().replace('Z', '000Z'),
+          },
+        })
+      }
+    },
+  )
+
+  test.each([
     ['service_removed', 'is not a deployment'],
-    ['incident_detected', 'incidents arrive with the incidents integration'],
-    ['incident_reported', 'incidents arrive with the incidents integration'],
-    ['incident_resolved', 'incidents arrive with the incidents integration'],
     ['artifact_published', 'is not a deployment'],
   ])('%s is ignored, saying why', (name, why) => {
     for (const delivery of Object.values(modes(example(version, name)))) {

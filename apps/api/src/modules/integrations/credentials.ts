@@ -1,13 +1,15 @@
 // What Shiplog keeps of an integration's secret, and how a delivery proves it knows it, by
-// source: GitHub and Flux (generic-hmac) sign the body with an HMAC, so their secret is kept
-// sealed; GitLab, CDEvents senders and Argo CD send the secret itself (X-Gitlab-Token, a bearer
-// token), so a SHA-256 of it suffices.
+// source: GitHub, Flux (generic-hmac) and PagerDuty sign the body with an HMAC, so their secret
+// is kept sealed; GitLab, CDEvents senders, Argo CD, Alertmanager and Opsgenie send the secret
+// itself (X-Gitlab-Token, a bearer token, a Basic password), so a SHA-256 of it suffices.
 
 import type { KeyObject } from 'node:crypto'
 import type { IntegrationSource, StoredIntegration } from '@shiplog/db/integrations/integrations'
+import { alertmanagerProves } from './alertmanager/credentials.ts'
 import { verifyFluxProof } from './flux/signature.ts'
 import { hmacKey, verifyGitHubSignatureWithKeys } from './github/signature.ts'
 import { digestOf, gitLabTokenMatchesDigests } from './gitlab/token.ts'
+import { verifyPagerDutySignature } from './pagerduty/signature.ts'
 import type { Sealer } from './sealing.ts'
 
 /** A new secret: 32 random bytes in base64url, prefixed so a secret scanner can spot a leak. */
@@ -20,7 +22,7 @@ export function newIntegrationSecret(): string {
 }
 
 // The sources whose senders sign with an HMAC: the secret itself is needed to check them.
-const SEALED: ReadonlySet<IntegrationSource> = new Set(['github', 'flux'])
+const SEALED: ReadonlySet<IntegrationSource> = new Set(['github', 'flux', 'pagerduty'])
 
 /** The bearer token of an `Authorization` header, or null. */
 const bearerOf = (headers: Headers) =>
@@ -82,7 +84,16 @@ export async function provesSecret(
       return gitLabTokenMatchesDigests(stored, headers.get('x-gitlab-token'))
     case 'cdevents':
     case 'argocd':
+    case 'opsgenie':
       return gitLabTokenMatchesDigests(stored, bearerOf(headers))
+    case 'alertmanager':
+      return alertmanagerProves(stored, headers.get('authorization'))
+    case 'pagerduty':
+      return verifyPagerDutySignature(
+        await keysOf(stored, sealer),
+        body,
+        headers.get('x-pagerduty-signature'),
+      )
     case 'github':
       return verifyGitHubSignatureWithKeys(
         await keysOf(stored, sealer),
@@ -114,5 +125,11 @@ export const PROOF: Record<IntegrationSource, string> = {
   cdevents: 'Authorization is missing or is not Bearer and the secret',
   argocd:
     'Authorization is missing or is not Bearer and the secret (argocd-notifications-secret holds it)',
+  alertmanager:
+    'Authorization is missing, or is neither Bearer and the secret (http_config.authorization) nor Basic with the secret as password (http_config.basic_auth)',
+  pagerduty:
+    'X-PagerDuty-Signature is missing or holds no v1= HMAC-SHA256 of the body with the subscription’s secret (the one given when the integration was created)',
+  opsgenie:
+    'Authorization is missing or is not Bearer and the secret (a custom header of the Opsgenie webhook integration)',
   flux: 'X-Signature is missing or is not sha256= and the HMAC-SHA256 of the body with the secret, and no Authorization: Bearer with the secret either (the Provider’s Secret holds it)',
 }

@@ -42,6 +42,9 @@ export const HOOK_FORMS: Record<IntegrationSource, HookForm> = {
       'service.deployed': 'dev.cdevents.service.deployed',
       'service.upgraded': 'dev.cdevents.service.upgraded',
       'service.rolledback': 'dev.cdevents.service.rolledback',
+      'incident.detected': 'dev.cdevents.incident.detected',
+      'incident.reported': 'dev.cdevents.incident.reported',
+      'incident.resolved': 'dev.cdevents.incident.resolved',
     },
   },
   argocd: {
@@ -66,5 +69,36 @@ export const HOOK_FORMS: Record<IntegrationSource, HookForm> = {
       'HelmRelease InstallSucceeded': 'kind: HelmRelease',
       'HelmRelease UpgradeSucceeded': 'kind: HelmRelease',
     },
+  },
+  alertmanager: {
+    where:
+      'Alertmanager (a receiver with a webhook_configs entry, as infra/alertmanager/receiver.yaml has it: the URL in url)',
+    secret: 'http_config.authorization.credentials (or basic_auth.password)',
+    contentType: undefined,
+    trigger: 'The route that sends alerts to the receiver',
+    boxes: {
+      firing: 'send_resolved: true (firing is always sent)',
+      resolved: 'send_resolved: true',
+    },
+  },
+  pagerduty: {
+    where:
+      'PagerDuty (Integrations → Generic Webhooks (v3) → New Webhook, on a service or the account): the URL in Webhook URL',
+    secret:
+      'PagerDuty shows the signing secret once the webhook is created: give it to Shiplog as the integration’s secret',
+    contentType: undefined,
+    trigger: 'Event Subscription',
+    boxes: {
+      'incident.triggered': 'incident.triggered',
+      'incident.resolved': 'incident.resolved',
+      'incident.reopened': 'incident.reopened',
+    },
+  },
+  opsgenie: {
+    where: 'Opsgenie (Settings → Integrations → Webhook): the URL in Webhook URL',
+    secret: 'Custom headers: Authorization = Bearer and the secret',
+    contentType: undefined,
+    trigger: 'Alert actions to forward',
+    boxes: { Create: 'Alert is created', Close: 'Alert is closed' },
   },
 }

@@ -27,14 +27,14 @@ const IntegrationIdParams = IdParameters('The integration’s id')
 const NOT_FOUND = problem('No integration with this id in the key’s workspace')
 const originOf = (request: Request) => new URL(request.url).origin
 
-const SENDERS = `GitHub (\`github\`: a repository's or organization's webhook, content type \`application/json\`, events *Deployment statuses* and *Pushes*) or GitLab (\`gitlab\`: a project's or group's webhook, *Deployment events* and *Push events*). The answer's \`url\` is where the sender posts and \`secret\` is shown in it only: paste both into the hook (docs/integrations.md has each host's settings).`
+const SENDERS = `GitHub (\`github\`: a repository's or organization's webhook, content type \`application/json\`, events *Deployment statuses* and *Pushes*), GitLab (\`gitlab\`: a project's or group's webhook, *Deployment events* and *Push events*), CDEvents senders (\`cdevents\`), Argo CD (\`argocd\`) and Flux (\`flux\`) report deployments; Alertmanager (\`alertmanager\`), PagerDuty (\`pagerduty\`, webhooks v3: give its signing secret as \`secret\`) and Opsgenie (\`opsgenie\`) open and resolve incidents, as CDEvents' incident events do. The answer's \`url\` is where the sender posts and \`secret\` is shown in it only: paste both into the hook (docs/integrations.md has each sender's settings).`
 
 const createIntegrationRoute = route({
   method: 'POST',
   path: '/v1/integrations',
   operationId: 'createIntegration',
   tag: 'Integrations',
-  summary: 'Connect a Git host that reports deployments and pushes by itself',
+  summary: 'Connect a sender that reports deployments, pushes or incidents by itself',
   description: `${SENDERS}
 
 \`mapping\` says where the fields a delivery lacks come from (a fixed value, \`{"from": "<dot path>"}\` into the delivery, or a list of these tried in order); the answer's \`mappingInEffect\` shows every field's sources, defaults included. Needs the \`admin\` scope.`,
@@ -136,6 +136,9 @@ const rotateSecretRoute = route({
   answers: {
     200: { description: 'Rotated', body: IntegrationWithSecret },
     404: NOT_FOUND,
+    422: problem(
+      'A pagerduty integration: PagerDuty makes its secret, so a new integration takes the new one',
+    ),
     ...WRITE_ERRORS,
   },
   handle: ({ owner, params, request }, { clients, integrations }) =>

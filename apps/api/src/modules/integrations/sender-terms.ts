@@ -6,6 +6,8 @@
 import type { StoredIntegration } from '@shiplog/db/integrations/integrations'
 import { receivedCDEvent } from '@shiplog/integrations/cdevents/cloud-event'
 import { fluxEventName, fluxRevision } from '@shiplog/integrations/flux/event'
+import { isJsonObject } from '@shiplog/integrations/mapping'
+import { pagerDutyEventType } from '@shiplog/integrations/pagerduty/webhook'
 
 export interface SenderTerms {
   event: string | null
@@ -73,6 +75,9 @@ export function termsFromBody(
   } catch {
     return { refusal: 'the body is not valid JSON' }
   }
+  if (source === 'alertmanager' || source === 'pagerduty' || source === 'opsgenie') {
+    return alertingTerms(source, headers, body)
+  }
   if (source === 'flux') {
     const event = fluxEventName(body)
     if (event === undefined) {
@@ -99,4 +104,38 @@ export function termsFromBody(
     senderKey:
       received.id === undefined ? undefined : `cdevents:${received.source ?? ''}:${received.id}`,
   }
+}
+
+/**
+ * An alerting tool's event: Alertmanager's group status, PagerDuty's event type (its
+ * X-Webhook-Id, kept across retries, makes a retry a duplicate), Opsgenie's action. Alertmanager
+ * and Opsgenie give a delivery no id: the body's hash makes a repeat a duplicate.
+ */
+function alertingTerms(
+  source: 'alertmanager' | 'pagerduty' | 'opsgenie',
+  headers: Headers,
+  body: unknown,
+): SenderTerms | NotTheSendersBody {
+  const object = isJsonObject(body) ? body : {}
+  if (source === 'pagerduty') {
+    const event = pagerDutyEventType(body)
+    if (event === undefined)
+      return { refusal: 'not a PagerDuty webhook (v3): it lacks event.event_type' }
+    const delivery = headers.get('x-webhook-id')
+    return {
+      event,
+      senderDeliveryId: delivery,
+      senderKey: delivery === null ? undefined : `pagerduty:${delivery}`,
+    }
+  }
+  const event = source === 'alertmanager' ? object.status : object.action
+  if (typeof event !== 'string' || !event) {
+    return {
+      refusal:
+        source === 'alertmanager'
+          ? 'not an Alertmanager notification: it lacks status'
+          : 'not an Opsgenie webhook: it lacks action',
+    }
+  }
+  return { event, senderDeliveryId: null, senderKey: undefined }
 }

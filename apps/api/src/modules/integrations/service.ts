@@ -25,6 +25,7 @@ import type {
   IntegrationPatch,
   IntegrationWithSecret,
 } from '@shiplog/schema/integration'
+import { SENDER_MADE_SECRETS } from '@shiplog/schema/integration'
 import { problems } from '../../kernel/problems.ts'
 import type { Workspace } from '../../kernel/workspace.ts'
 import { newIntegrationSecret, SealingKeyMissing, storedSecret } from './credentials.ts'
@@ -76,8 +77,12 @@ const sealingMissing = () =>
     'GitHub integrations need INTEGRATION_SEALING_KEY to keep their secrets sealed, and it is not set: ask the operator to set it (docs/integrations.md).',
   )
 
-async function secretFor(settings: IntegrationSettings, source: StoredIntegration['source']) {
-  const secret = newIntegrationSecret()
+async function secretFor(
+  settings: IntegrationSettings,
+  source: StoredIntegration['source'],
+  given?: string,
+) {
+  const secret = given ?? newIntegrationSecret()
   try {
     return { secret, stored: await storedSecret(source, secret, settings.sealer) }
   } catch (error) {
@@ -94,7 +99,7 @@ export async function createWorkspaceIntegration(
   input: IntegrationInput,
   origin: string,
 ): Promise<IntegrationWithSecret> {
-  const { secret, stored } = await secretFor(settings, input.source)
+  const { secret, stored } = await secretFor(settings, input.source, input.secret)
   try {
     const created = await createIntegration(
       sql,
@@ -167,6 +172,15 @@ export async function rotateWorkspaceIntegrationSecret(
 ): Promise<IntegrationWithSecret> {
   const existing = await findIntegration(sql, owner.workspaceId, id)
   if (!existing) throw problems.notFound(NOT_FOUND)
+  if (SENDER_MADE_SECRETS.includes(existing.source)) {
+    throw problems.validation([
+      {
+        field: 'id',
+        message:
+          'PagerDuty makes the secret of a webhook subscription, not Shiplog: to change it, create a new integration with the new subscription’s secret, then delete this one',
+      },
+    ])
+  }
   const { secret, stored } = await secretFor(settings, existing.source)
   const graceUntil = new Date(now.getTime() + settings.graceSeconds * 1000)
   const rotated = await rotateIntegrationSecret(
