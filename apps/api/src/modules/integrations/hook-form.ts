@@ -60,7 +60,7 @@ export const HOOK_FORMS: Record<IntegrationSource, HookForm> = {
   },
   flux: {
     where:
-      'Flux (a Provider of type generic-hmac and its Alert, as infra/flux/provider.yaml has them: the URL in the Provider’s address)',
+      'Flux (a Provider of type generic-hmac and its Alert, as infra/flux/shiplog.yaml has them: the URL in the Provider’s address)',
     secret: 'The Provider’s Secret, key token',
     contentType: undefined,
     trigger: 'The Alert’s eventSources (Kustomizations, HelmReleases)',
@@ -72,7 +72,7 @@ export const HOOK_FORMS: Record<IntegrationSource, HookForm> = {
   },
   alertmanager: {
     where:
-      'Alertmanager (a receiver with a webhook_configs entry, as infra/alertmanager/receiver.yaml has it: the URL in url)',
+      'Alertmanager (a receiver with a webhook_configs entry, as infra/alertmanager/shiplog.yaml has it: the URL in url)',
     secret: 'http_config.authorization.credentials (or basic_auth.password)',
     contentType: undefined,
     trigger: 'The route that sends alerts to the receiver',

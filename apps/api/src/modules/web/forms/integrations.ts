@@ -17,6 +17,7 @@ import { integrationPage } from '../views/integration.ts'
 import { integrationSecretPage } from '../views/integration-secret.ts'
 import { integrationsPage } from '../views/integrations.ts'
 
+// The secret is not typed back into a refused form: a password box starts empty.
 const FIELDS = ['source', 'name', 'mapping'] as const
 
 /** A mapping box whose text is no JSON: the check names it, beside the body's other errors. */
@@ -28,6 +29,8 @@ function integrationBodyOf(form: URLSearchParams): Record<string, unknown> {
     source: form.get('source') ?? '',
     name: form.get('name') ?? '',
   }
+  const secret = form.get('secret')?.trim()
+  if (secret) body.secret = secret
   const mapping = form.get('mapping')?.trim()
   if (mapping) {
     try {

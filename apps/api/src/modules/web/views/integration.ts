@@ -1,5 +1,9 @@
 import { SOURCES } from '@shiplog/integrations/interpret'
-import type { Integration, IntegrationDelivery } from '@shiplog/schema/integration'
+import {
+  type Integration,
+  type IntegrationDelivery,
+  SENDER_MADE_SECRETS,
+} from '@shiplog/schema/integration'
 import { errorSummary, type FormState, fieldError } from './form-fields.ts'
 import { counted, utc } from './format.ts'
 import { bdi, type Html, html, isolate } from './html.ts'
@@ -62,9 +66,13 @@ function forms(model: IntegrationModel): Html {
   const { integration } = model
   const csrf = html`<input type="hidden" name="csrf" value="${model.csrfToken}">`
   const confirm = fieldError(model.deleteForm, 'confirm', 'confirm')
-  return html`<h2>Rotate the secret</h2>
+  const rotation = SENDER_MADE_SECRETS.includes(integration.source)
+    ? html`<h2>The secret</h2>
+<p>${SOURCES[integration.source].label} made this secret, not Shiplog: to change it, create a new integration with the new webhook’s secret, then delete this one.</p>`
+    : html`<h2>Rotate the secret</h2>
 <p>A new secret, shown once; the current one keeps working for a while, so the webhook can be switched without a lost delivery.</p>
-<form method="post" action="/ui/integrations/${integration.id}/secret" data-confirm="Rotate the secret of ${isolate(integration.name)}? Switch the webhook to the new one before the current one stops working.">${csrf}<button class="secondary" type="submit">Rotate secret</button></form>
+<form method="post" action="/ui/integrations/${integration.id}/secret" data-confirm="Rotate the secret of ${isolate(integration.name)}? Switch the webhook to the new one before the current one stops working.">${csrf}<button class="secondary" type="submit">Rotate secret</button></form>`
+  return html`${rotation}
 <h2>Delete this integration</h2>
 <p>Its URL answers 404 from then on and its deliveries list is gone; the deployments it recorded stay. It cannot be undone.</p>
 ${errorSummary(model.deleteForm, 'Not deleted')}

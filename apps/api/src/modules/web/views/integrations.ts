@@ -42,6 +42,7 @@ function createForm(state: FormState, csrfToken: string) {
 ${INTEGRATION_SOURCES.map((each) => html`<option value="${each}"${each === chosen ? html` selected` : ''}>${SOURCES[each].label}</option>`)}
 </select>${source.message}</label>
 ${textField(state, { id: 'integration-name', name: 'name', label: 'Name', extra: html` maxlength="100" required` })}
+${textField(state, { id: 'integration-sender-secret', name: 'secret', label: 'PagerDuty’s signing secret (PagerDuty only: it makes its own)', extra: html` type="password" autocomplete="off" maxlength="200"` })}
 <label for="integration-mapping">Mapping (optional, JSON)<textarea id="integration-mapping" name="mapping" rows="4" spellcheck="false" placeholder="${MAPPING_EXAMPLE}"${mapping.attributes}>${state.values.mapping ?? ''}</textarea>${mapping.message}</label>
 <button type="submit">Create integration</button>
 </form>`
@@ -52,10 +53,11 @@ export function integrationsPage(model: IntegrationsModel): PageContent {
   return {
     title: 'Integrations',
     section: '/ui/integrations',
-    description: 'The GitHub and GitLab webhooks that report deployments and pushes by themselves.',
+    description:
+      'The webhooks of Git hosts, GitOps controllers and alerting tools that report deployments, pushes and incidents by themselves.',
     body: html`<h1>Integrations of ${bdi(model.principal.workspaceSlug)}</h1>
 ${model.notice ? html`<p class="notice" role="status">${model.notice}</p>` : ''}
-<p>A GitHub or GitLab webhook that reports deployments and pushes to Shiplog by itself, without a step in the pipeline.</p>
+<p>A Git host’s or GitOps controller’s webhook that reports deployments and pushes to Shiplog by itself, without a step in the pipeline, or an alerting tool’s that opens and resolves incidents.</p>
 ${
   model.integrations.length === 0
     ? html`<p class="muted">No integration yet: create one below, then paste its URL and secret into the webhook.</p>`
