@@ -4520,6 +4520,8 @@ var Incident = Type.Object({
   resolvedAt: Nullable5(Type.String({ format: "date-time" }), "When resolved, or null"),
   causeDeploymentId: Nullable5(Type.String({ format: "uuid" }), "The cause, or null"),
   fixedByDeploymentId: Nullable5(Type.String({ format: "uuid" }), "The deployment that fixed it, or null"),
+  source: Nullable5(Type.String(), "The integration source that reported it (alertmanager, pagerduty, opsgenie, cdevents), or null when a person opened it"),
+  senderUrl: Nullable5(Type.String(), "The sender’s own page of it (PagerDuty’s incident, the alert’s generatorURL), or null"),
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" })
 }, { $id: "Incident" });

@@ -117,6 +117,8 @@ test('Alertmanager: a group of two alerts opens one incident blaming the deploym
     { fingerprint: 'a2', startsAt: at(12) },
   ]
   expect((await deliverAlertmanager(h, integration, notification(firing))).status).toBe(202)
+  // Alertmanager sends a group again as it was (repeat_interval, a retry): a duplicate.
+  expect((await deliverAlertmanager(h, integration, notification(firing))).status).toBe(200)
   await h.settle()
   const [opened] = await incidentsOf(key)
   expect(opened).toMatchObject({
@@ -153,6 +155,7 @@ test('Alertmanager: a group of two alerts opens one incident blaming the deploym
   const deliveries = await deliveriesOf(h, key, integration)
   expect(deliveries.map((delivery) => [delivery.event, delivery.outcome])).toEqual([
     ['resolved', 'recorded'],
+    ['firing', 'duplicate'],
     ['firing', 'recorded'],
   ])
 })

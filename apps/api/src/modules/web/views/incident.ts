@@ -1,5 +1,7 @@
+import { SOURCES } from '@shiplog/integrations/interpret'
 import type { Incident } from '@shiplog/schema'
 import type { AuditEvent } from '@shiplog/schema/audit'
+import type { IntegrationSource } from '@shiplog/schema/integration'
 import { utc } from './format.ts'
 import { historySection } from './history.ts'
 import { bdi, html, isolate } from './html.ts'
@@ -14,6 +16,19 @@ export interface IncidentModel extends Viewer {
   incident: Incident
   history: readonly AuditEvent[]
   mayWrite: boolean
+}
+
+/**
+ * Who reported it: a person, or an alerting tool with a link to its own page of it. Only an
+ * http(s) address becomes a link: the sender wrote it, and a `javascript:` one must stay text.
+ */
+function reporter(incident: Incident) {
+  if (incident.source === null) return html`a person`
+  const label = SOURCES[incident.source as IntegrationSource]?.label ?? incident.source
+  const url = incident.senderUrl
+  return url !== null && /^https?:\/\//i.test(url)
+    ? html`${label} (<a href="${url}" rel="noopener noreferrer">its page</a>)`
+    : html`${label}`
 }
 
 /** One incident: what, where, its cause and fix, and who opened and changed it. */
@@ -32,6 +47,7 @@ export function incidentPage(model: IncidentModel): PageContent {
 <dt>Resolved</dt><dd>${incident.resolvedAt ? utc(incident.resolvedAt) : '—'}</dd>
 <dt>Cause</dt><dd>${link(incident.causeDeploymentId, 'the deployment that caused it')}</dd>
 <dt>Fixed by</dt><dd>${link(incident.fixedByDeploymentId, 'the deployment that fixed it')}</dd>
+<dt>Reported by</dt><dd>${reporter(incident)}</dd>
 </dl>
 ${model.mayWrite && incident.status === 'open' ? resolveForm(incident, model.csrfToken) : ''}
 ${historySection(history)}
