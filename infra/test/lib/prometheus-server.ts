@@ -1,10 +1,9 @@
 // Debian's real `prometheus`, scraping local targets every second, for the tests that check what
 // Prometheus holds rather than what a /metrics text says.
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { answersOk, randomPort, waitFor } from '@shiplog/db/testing'
+import { randomPort, startLocalDaemon } from '@shiplog/db/testing'
 
 /** One sample of an instant query: its labels (with `__name__`) and value. */
 export interface PromSample {
@@ -32,24 +31,16 @@ export async function startPrometheus(jobs: Record<string, string[]>): Promise<P
   // JSON is YAML: no YAML writer needed.
   writeFileSync(join(directory, 'prometheus.yml'), JSON.stringify(config))
   const port = randomPort()
-  const child: ChildProcess = spawn(
-    'prometheus',
+  const base = `http://127.0.0.1:${port}`
+  const daemon = await startLocalDaemon(
     [
+      'prometheus',
       `--config.file=${join(directory, 'prometheus.yml')}`,
       `--storage.tsdb.path=${join(directory, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  )
-  const output: string[] = []
-  child.stderr?.on('data', (chunk) => output.push(String(chunk)))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const base = `http://127.0.0.1:${port}`
-  await waitFor(() => answersOk(`${base}/-/ready`), 'prometheus to be ready', 30_000).catch(
-    (error) => {
-      child.kill('SIGKILL')
-      throw new Error(`${error.message}: ${output.join('').slice(-2000)}`)
-    },
+    `${base}/-/ready`,
+    'prometheus',
   )
   return {
     base,
@@ -64,8 +55,7 @@ export async function startPrometheus(jobs: Record<string, string[]>): Promise<P
       return body.data.result.map(({ metric, value }) => ({ metric, value: Number(value[1]) }))
     },
     async stop() {
-      child.kill('SIGTERM')
-      await exited
+      await daemon.stop()
       rmSync(directory, { recursive: true, force: true })
     },
   }

@@ -2,7 +2,7 @@ import { beforeAll, expect, test } from 'bun:test'
 import { readdir, readFile } from 'node:fs/promises'
 import examples from '@octokit/webhooks-examples'
 import { sign } from '@octokit/webhooks-methods'
-import type { IntegrationWithSecret } from '@shiplog/schema/integration'
+import { INTEGRATION_SOURCES, type IntegrationWithSecret } from '@shiplog/schema/integration'
 import fc from 'fast-check'
 import { lookalikeName } from '../support/edge-inputs.ts'
 import { harnessPerFile } from '../support/harness.ts'
@@ -248,19 +248,7 @@ const mappingValue = fc.oneof(
 const integrationBody = fc.oneof(
   fc.record(
     {
-      source: fc.oneof(
-        fc.constantFrom(
-          'github',
-          'gitlab',
-          'cdevents',
-          'argocd',
-          'flux',
-          'alertmanager',
-          'pagerduty',
-          'opsgenie',
-        ),
-        text,
-      ),
+      source: fc.oneof(fc.constantFrom(...INTEGRATION_SOURCES), text),
       secret: fc.oneof(text, anyValue, fc.constant('a-pagerduty-made-secret-0123')),
       name: fc.oneof(text, lookalikeName, anyValue),
       mapping: fc.oneof(

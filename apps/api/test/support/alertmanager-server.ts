@@ -1,10 +1,9 @@
 // Debian's real Alertmanager (`prometheus-alertmanager`) on a given configuration, for the tests
 // that check what Shiplog makes of what Alertmanager really sends.
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { answersOk, randomPort, waitFor } from '@shiplog/db/testing'
+import { randomPort, startLocalDaemon } from '@shiplog/db/testing'
 
 export interface AlertmanagerServer {
   base: string
@@ -38,26 +37,18 @@ export async function startAlertmanager(
     config.replaceAll(secret.credentialsFile, token),
   )
   const port = randomPort()
-  const child: ChildProcess = spawn(
-    'prometheus-alertmanager',
+  const base = `http://127.0.0.1:${port}`
+  const daemon = await startLocalDaemon(
     [
+      'prometheus-alertmanager',
       `--config.file=${join(directory, 'alertmanager.yml')}`,
       `--storage.path=${join(directory, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
       // One instance: no cluster to gossip with.
       '--cluster.listen-address=',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  )
-  const output: string[] = []
-  child.stderr?.on('data', (chunk) => output.push(String(chunk)))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const base = `http://127.0.0.1:${port}`
-  await waitFor(() => answersOk(`${base}/-/ready`), 'Alertmanager to be ready', 30_000).catch(
-    (error) => {
-      child.kill('SIGKILL')
-      throw new Error(`${error.message}: ${output.join('').slice(-2000)}`)
-    },
+    `${base}/-/ready`,
+    'Alertmanager',
   )
   return {
     base,
@@ -73,8 +64,7 @@ export async function startAlertmanager(
         )
     },
     async stop() {
-      child.kill('SIGTERM')
-      await exited
+      await daemon.stop()
       rmSync(directory, { recursive: true, force: true })
     },
   }

@@ -9,6 +9,7 @@ export {
   gitHubHeaders,
   gitHubSignatureOf,
 } from './github-deliveries.ts'
+export { type LocalDaemon, startLocalDaemon } from './local-daemon.ts'
 export { perFile } from './per-file.ts'
 export { type OwnPostgres, startOwnPostgres } from './postgres-server.ts'
 export { refuseVersion } from './refuse-version.ts'
