@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { randomPort, startLocalDaemon } from '@shiplog/db/testing'
+import { startLocalDaemon } from '@shiplog/db/testing'
 
 /** One sample of an instant query: its labels (with `__name__`) and value. */
 export interface PromSample {
@@ -30,18 +30,17 @@ export async function startPrometheus(jobs: Record<string, string[]>): Promise<P
   }
   // JSON is YAML: no YAML writer needed.
   writeFileSync(join(directory, 'prometheus.yml'), JSON.stringify(config))
-  const port = randomPort()
-  const base = `http://127.0.0.1:${port}`
   const daemon = await startLocalDaemon(
-    [
+    (port) => [
       'prometheus',
       `--config.file=${join(directory, 'prometheus.yml')}`,
       `--storage.tsdb.path=${join(directory, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
     ],
-    `${base}/-/ready`,
+    '/-/ready',
     'prometheus',
   )
+  const { base } = daemon
   return {
     base,
     async query(expr) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { readFile } from 'node:fs/promises'
-import { randomPort, waitFor } from '@shiplog/db/testing'
+import { waitFor } from '@shiplog/db/testing'
 import type { Incident } from '@shiplog/schema'
 import type { IntegrationWithSecret } from '@shiplog/schema/integration'
 import { validDeployment } from '@shiplog/schema/testing'
@@ -21,7 +21,7 @@ import { createIntegration } from '../support/integrations.ts'
 const RECEIVER = new URL('../../../../infra/alertmanager/shiplog.yaml', import.meta.url)
 const h = harnessPerFile()
 let alertmanager: AlertmanagerServer
-let served: { stop: () => Promise<void> }
+let served: { port: number; stop: () => Promise<void> }
 let integration: IntegrationWithSecret
 let key = ''
 const HOUR = 3_600_000
@@ -44,8 +44,9 @@ beforeAll(async () => {
     expect((await h.post(body, { key })).status).toBe(202)
   }
   await h.drain()
-  const port = randomPort()
-  served = await h.serve(port)
+  // Port 0: the system picks a free one (a random one may be taken by another test's server).
+  served = await h.serve(0)
+  const { port } = served
   integration = await createIntegration(h, key, { source: 'alertmanager', name: 'alertmanager' })
   // The documented receiver as it is, at this integration's URL, grouping at once (a test cannot
   // wait out the default 30 s group_wait).

@@ -10,7 +10,8 @@ import { sampleOf } from '../support/prometheus.ts'
 // and the oldest integration delivery have waited, and how many deliveries wait; back to 0 once
 // the worker has caught up.
 
-const h = harnessPerFile()
+// DORA gauges on: an alert reads when they were last computed.
+const h = harnessPerFile({}, { DORA_METRICS_ENABLED: 'true' })
 const scraped = async () => (await h.worker.scrape()).body
 
 test('the oldest waiting deployment and delivery age while nothing records them, and read 0 after', async () => {

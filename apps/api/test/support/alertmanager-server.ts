@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { randomPort, startLocalDaemon } from '@shiplog/db/testing'
+import { startLocalDaemon } from '@shiplog/db/testing'
 
 export interface AlertmanagerServer {
   base: string
@@ -36,10 +36,8 @@ export async function startAlertmanager(
     join(directory, 'alertmanager.yml'),
     config.replaceAll(secret.credentialsFile, token),
   )
-  const port = randomPort()
-  const base = `http://127.0.0.1:${port}`
   const daemon = await startLocalDaemon(
-    [
+    (port) => [
       'prometheus-alertmanager',
       `--config.file=${join(directory, 'alertmanager.yml')}`,
       `--storage.path=${join(directory, 'data')}`,
@@ -47,9 +45,10 @@ export async function startAlertmanager(
       // One instance: no cluster to gossip with.
       '--cluster.listen-address=',
     ],
-    `${base}/-/ready`,
+    '/-/ready',
     'Alertmanager',
   )
+  const { base } = daemon
   return {
     base,
     async push(alerts) {
