@@ -9,6 +9,7 @@
 
 import { nameKey } from '@shiplog/schema'
 import type { Fragment, Tx } from '../client.ts'
+import { findEnvironmentId, hasApplication } from '../queries/incidents.ts'
 import { uuidv7 } from '../uuidv7.ts'
 import { type AlertRow, alertGroupEpisodes, type Episode, earliestOf } from './alert-episodes.ts'
 
@@ -36,25 +37,20 @@ interface Place {
 
 /** The incident's environment and application in the workspace, or why there is none. */
 async function placeOf(tx: Tx, report: ReportedIncident): Promise<Place | { reason: string }> {
-  const [environment] = await tx<{ id: string }[]>`
-    select id::text from environments
-     where workspace_id = ${report.workspaceId} and name_key = ${nameKey(report.environment)}`
-  if (!environment) {
+  const environmentId = await findEnvironmentId(tx, report.workspaceId, nameKey(report.environment))
+  if (environmentId === undefined) {
     return {
       reason: `the environment '${report.environment}' has no recorded deployment in the workspace: an incident needs one (check the integration's mapping)`,
     }
   }
-  if (report.app === null) return { environmentId: environment.id, appKey: null }
+  if (report.app === null) return { environmentId, appKey: null }
   const appKey = nameKey(report.app)
-  const [application] = await tx<{ found: boolean }[]>`
-    select exists (select 1 from applications
-                    where workspace_id = ${report.workspaceId} and name_key = ${appKey}) as found`
-  if (!application?.found) {
+  if (!(await hasApplication(tx, report.workspaceId, appKey))) {
     return {
       reason: `the application '${report.app}' has no recorded deployment in the workspace: an incident needs one (check the integration's mapping)`,
     }
   }
-  return { environmentId: environment.id, appKey }
+  return { environmentId, appKey }
 }
 
 /**

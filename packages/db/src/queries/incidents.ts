@@ -47,7 +47,7 @@ const columns = (sql: Queryable) => sql`
 
 /** The id of an environment of the workspace by its name key: environments' unique name. */
 export async function findEnvironmentId(
-  sql: Sql,
+  sql: Queryable,
   workspaceId: string,
   environmentKey: string,
 ): Promise<string | undefined> {
@@ -58,7 +58,7 @@ export async function findEnvironmentId(
 
 /** True when the workspace has an application of this name (`nameKey`), in any repository. */
 export async function hasApplication(
-  sql: Sql,
+  sql: Queryable,
   workspaceId: string,
   appKey: string,
 ): Promise<boolean> {
