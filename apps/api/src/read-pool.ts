@@ -24,6 +24,7 @@ export function createReadPool(env: ApiEnv, sql: Sql, applicationName: string): 
         applicationName,
         maxConnections: env.DATABASE_POOL_SIZE,
         statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
+        readsOnly: true,
       })
     : undefined
   const slots = (total: number) =>

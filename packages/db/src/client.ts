@@ -26,6 +26,12 @@ export interface ClientOptions {
   settings?: Record<string, string>
   /** Receives the server's notices; dropped by default. */
   onNotice?: (notice: postgres.Notice) => void
+  /**
+   * True for a pool that only reads (DATABASE_READ_URL): any server of its URL will do, a standby
+   * included, unless the URL asks otherwise. Every other pool writes, and connects only to a
+   * primary.
+   */
+  readsOnly?: boolean
 }
 
 /**
@@ -46,9 +52,17 @@ const JSON_PASSING_STRINGS = {
   parse: (text: string) => JSON.parse(text),
 }
 
-/** Opens a connection pool; connections are made lazily and re-made after a cut. */
+/**
+ * Opens a connection pool; connections are made lazily and re-made after a cut. The URL may name
+ * several hosts, as libpq's do (`postgres://h1:5432,h2:5432/shiplog`): each new connection tries
+ * them in turn until one fits, and a query fails (an outage, `isDatabaseUnavailable`) once none
+ * did. A writing pool checks, as each connection starts, that its server is a primary
+ * (`target_session_attrs=read-write`, whatever the URL says): after a failover it finds the new
+ * primary, and the old one come back as a standby, or a stale DNS answer, never takes a write.
+ */
 export function createSql(url: string, options: ClientOptions): Sql {
   return postgres(url, {
+    ...(options.readsOnly ? {} : { target_session_attrs: 'read-write' as const }),
     max: options.maxConnections ?? 10,
     connect_timeout: 5,
     idle_timeout: 60,

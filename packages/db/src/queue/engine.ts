@@ -2,7 +2,7 @@
 // imports it. A deployment's first attempt is its inbox row (inbox.ts); one that fails moves to
 // pg-boss's queue of retries, which backs off and, after the last attempt, dead-letters it.
 import { type Db, PgBoss } from 'pg-boss'
-import type { Sql, Tx } from '../client.ts'
+import { createSql, type Sql, type Tx } from '../client.ts'
 
 /** The engine's handle; only this module's files use it. */
 export type Engine = PgBoss
@@ -36,18 +36,61 @@ export type QueueRole = 'migrate' | 'producer' | 'worker'
  * Creates (without starting) the engine of a process. Only the migration step installs its
  * schema; only workers run its maintenance. Producers insert through our own transactions, so
  * their pool stays tiny.
+ *
+ * The engine runs on postgres.js pools of its own, not on node-postgres (pg-boss's default): pg
+ * cannot parse a URL with several hosts, and would keep writing to a server that came back as a
+ * standby; our pools find the primary (client.ts).
  */
 export function createEngine(url: string, role: QueueRole, applicationName: string): Engine {
+  const pools = enginePools(url, role, applicationName)
   const boss = new PgBoss({
-    connectionString: url,
-    application_name: applicationName,
-    max: role === 'worker' ? 4 : 2,
+    db: viaEnginePools(pools),
     migrate: role === 'migrate',
     supervise: role === 'worker',
     schedule: false,
     persistWarnings: false,
   })
+  poolsOf.set(boss, pools)
   return boss
+}
+
+interface EnginePools {
+  /** Statements with parameters: pg-boss's fetches, inserts and settlements, prepared. */
+  statements: Sql
+  /**
+   * Texts without parameters, in the simple protocol, as node-postgres sends them: pg-boss's
+   * migrations and locked maintenance are several statements, BEGIN to COMMIT, in one text, which
+   * postgres.js runs only on a pool of one connection.
+   */
+  scripts: Sql
+}
+
+const poolsOf = new WeakMap<Engine, EnginePools>()
+
+function enginePools(url: string, role: QueueRole, applicationName: string): EnginePools {
+  return {
+    statements: createSql(url, { applicationName, maxConnections: role === 'worker' ? 4 : 2 }),
+    scripts: createSql(url, { applicationName, maxConnections: 1 }),
+  }
+}
+
+function viaEnginePools({ statements, scripts }: EnginePools): Db {
+  return {
+    executeSql: async (text, values = []) => {
+      if (values.length > 0) return viaPostgresJs(statements).executeSql(text, values)
+      try {
+        return { rows: await scripts.unsafe(text).simple() }
+      } catch (error) {
+        // A script that failed after its BEGIN leaves the connection in an aborted transaction,
+        // which would fail every later script: end it (a no-op warning when there was none).
+        await scripts
+          .unsafe('rollback')
+          .simple()
+          .catch(() => {})
+        throw error
+      }
+    },
+  }
 }
 
 /** Where the queue's helpers report what they do not throw: one structured line each. */
@@ -63,6 +106,10 @@ export async function stopEngine(boss: Engine, log: QueueLog = toStderr): Promis
   await boss.stop({ graceful: false, close: true }).catch((error) => {
     log({ level: 'warn', msg: 'queue did not stop cleanly', error: String(error) })
   })
+  const pools = poolsOf.get(boss)
+  await Promise.all(
+    [pools?.statements, pools?.scripts].map((pool) => pool?.end({ timeout: 5 }).catch(() => {})),
+  )
 }
 
 /**

@@ -1,6 +1,7 @@
 // `@shiplog/db/testing`: what tests, benchmarks and fault scenarios outside this package use to
 // get a database of their own, seed it, run the CLI against it and wait for what they started.
 // Never imported by what ships.
+export { type FailoverPair, startFailoverPair } from './failover-pair.ts'
 export { randomPort } from './free-port.ts'
 export {
   deploymentStatusFacts,

@@ -79,6 +79,21 @@ export class Server {
     )
   }
 
+  /** Stops it as a planned switchover does: clients are told, the WAL is flushed and shipped. */
+  async stopCleanly(): Promise<void> {
+    await runPostgresTool(
+      this.binaries,
+      'pg_ctl',
+      ['stop', '-D', this.folder, '-m', 'fast', '-w'],
+      this.root,
+    )
+  }
+
+  /** Ends recovery: this standby becomes a primary. */
+  async promote(): Promise<void> {
+    await runPostgresTool(this.binaries, 'pg_ctl', ['promote', '-D', this.folder, '-w'], this.root)
+  }
+
   stopNow(): void {
     if (existsSync(join(this.folder, 'postmaster.pid'))) {
       runPostgresToolNow(

@@ -1,0 +1,150 @@
+import { readFile, rm } from 'node:fs/promises'
+import postgres from 'postgres'
+import { runPostgresTool } from './postgres-binaries.ts'
+import { initServer, type Server, serversOfTheirOwn, until } from './postgres-server.ts'
+
+/**
+ * A primary and a hot standby of their own that change places as a highly available Postgres
+ * does (Patroni, CloudNativePG): the primary fails or is switched over, the standby is promoted,
+ * and the old primary comes back as the new one's standby, on its old port.
+ */
+export interface FailoverPair {
+  /** Both servers, libpq style (`postgres://…@127.0.0.1:p1,127.0.0.1:p2/shiplog`), as an app sees them. */
+  readonly url: string
+  /** The server that is primary now, alone. */
+  primaryUrl(): string
+  /**
+   * Synchronous replication on or off: on, a commit on the primary returns only once the standby
+   * has it on disk (`synchronous_standby_names = '*'`, `synchronous_commit` on by default).
+   */
+  setSynchronous(on: boolean): Promise<void>
+  /** Stops the primary: `immediate` as a crash does, `fast` as a planned switchover does. */
+  stopPrimary(mode: 'immediate' | 'fast'): Promise<void>
+  /**
+   * Promotes the standby. With no standby left to wait for, it stops waiting for one, as Patroni's
+   * `synchronous_mode` and CloudNativePG's `dataDurability: preferred` do: else every commit
+   * would hang until the old primary came back.
+   */
+  promoteStandby(): Promise<void>
+  /**
+   * Copies the new primary into the old one's folder (pg_basebackup), starts it as the new
+   * primary's standby on its old port, waits until it streams, and makes it synchronous again if
+   * replication was.
+   */
+  rejoinOldPrimary(): Promise<void>
+  /** Stops both servers and removes their folders; safe to call twice. */
+  stop(): Promise<void>
+}
+
+const DATABASE = 'shiplog'
+
+/** Starts the pair: a primary with a `shiplog` database and its streaming standby, synchronous. */
+export async function startFailoverPair(binaries: string): Promise<FailoverPair> {
+  const admins = new Map<Server, postgres.Sql>()
+  const closeAdmins = async () => {
+    await Promise.all([...admins.values()].map((sql) => sql.end({ timeout: 1 }).catch(() => {})))
+  }
+  const { root, servers, stop } = await serversOfTheirOwn(
+    binaries,
+    'shiplog-failover-',
+    ['first', 'second'],
+    closeAdmins,
+  )
+  const admin = (server: Server) => {
+    let sql = admins.get(server)
+    if (!sql) {
+      sql = postgres(server.url, { max: 1, onnotice: () => {}, connect_timeout: 5 })
+      admins.set(server, sql)
+    }
+    return sql
+  }
+  let [primary, standby] = servers
+  let synchronous = true
+
+  const setSynchronous = async (on: boolean) => {
+    const names = on ? '*' : ''
+    const sql = admin(primary)
+    await sql.unsafe(`alter system set synchronous_standby_names = '${names}'`)
+    await sql`select pg_reload_conf()`
+    synchronous = on
+  }
+
+  const untilStreaming = async () => {
+    const wanted = synchronous ? 'sync' : 'async'
+    let seen: unknown
+    await until(
+      async () => {
+        const rows = await admin(primary)<{ state: string; sync: string }[]>`
+          select state, sync_state as sync from pg_stat_replication`
+        seen = rows
+        return rows[0]?.state === 'streaming' && rows[0].sync === wanted ? true : undefined
+      },
+      `${standby.name} to stream from ${primary.name}`,
+      30_000,
+    ).catch(async (error) => {
+      const log = await readFile(standby.log, 'utf8').catch(() => '')
+      throw new Error(
+        `${(error as Error).message} (${wanted}; saw ${JSON.stringify(seen)})\n--- ${standby.name} log\n${log.slice(-2_500)}`,
+      )
+    })
+  }
+
+  // pg_basebackup -R: the copy starts as a streaming standby of `of`. A failed primary is copied
+  // afresh too: pg_rewind, quicker on a large database, could not always rewind one that crashed
+  // just after a checkpoint (its end-of-recovery record lies past the fork), and Patroni falls
+  // back to the same copy then.
+  const cloneFrom = async (of: Server, into: Server) => {
+    await rm(into.folder, { recursive: true, force: true })
+    await runPostgresTool(
+      binaries,
+      'pg_basebackup',
+      [
+        ...['-h', '127.0.0.1', '-p', String(of.port), '-U', 'postgres'],
+        ...['-D', into.folder, '-R', '-X', 'stream', '-c', 'fast', '--no-sync'],
+      ],
+      root,
+    )
+  }
+
+  try {
+    await initServer(primary)
+    await primary.start()
+    await admin(primary).unsafe(`create database ${DATABASE}`)
+    await cloneFrom(primary, standby)
+    await standby.start()
+    await setSynchronous(true)
+    await untilStreaming()
+  } catch (error) {
+    await stop()
+    throw error
+  }
+
+  const url = `postgres://postgres@${servers.map((server) => `127.0.0.1:${server.port}`).join(',')}/${DATABASE}`
+  const databaseOf = (server: Server) => server.url.replace(/\/postgres$/, `/${DATABASE}`)
+
+  return {
+    url,
+    primaryUrl: () => databaseOf(primary),
+    setSynchronous,
+    stopPrimary: (mode) => (mode === 'immediate' ? primary.stop() : primary.stopCleanly()),
+    async promoteStandby() {
+      await standby.promote()
+      ;[primary, standby] = [standby, primary]
+      const wasSynchronous = synchronous
+      await setSynchronous(false)
+      synchronous = wasSynchronous
+    },
+    async rejoinOldPrimary() {
+      await cloneFrom(primary, standby)
+      await standby.start(true)
+      const wanted = synchronous
+      synchronous = false
+      await untilStreaming()
+      if (wanted) {
+        await setSynchronous(true)
+        await untilStreaming()
+      }
+    },
+    stop,
+  }
+}
