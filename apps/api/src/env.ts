@@ -8,14 +8,15 @@ export const ApiEnv = Type.Object({
   DATABASE_URL: Type.String({
     pattern: '^postgres(ql)?://',
     errorMessage: 'a postgres:// or postgresql:// URL',
-    description: 'Postgres URL, e.g. postgres://user:pass@host:5432/shiplog',
+    description:
+      'Postgres URL, e.g. postgres://user:pass@host:5432/shiplog; several hosts as libpq takes them (postgres://user:pass@h1:5432,h2:5432/shiplog): Shiplog writes only to whichever is the primary, and finds the new one after a failover ([High availability](operations.md#postgres-fails-over))',
   }),
   DATABASE_READ_URL: Type.Optional(
     Type.String({
       pattern: '^postgres(ql)?://',
       errorMessage: 'a postgres:// or postgresql:// URL',
       description:
-        'Postgres URL of a streaming replica of `DATABASE_URL`: the read endpoints query it, with `DATABASE_POOL_SIZE` connections of their own ([Reads on a replica](decisions.md#reads-on-a-replica)); unset, reads share `DATABASE_URL`',
+        'Postgres URL of a streaming replica of `DATABASE_URL`: the read endpoints query it, with `DATABASE_POOL_SIZE` connections of their own ([Reads on a replica](decisions.md#reads-on-a-replica)); several hosts allowed, any of them used, standby or primary; unset, reads share `DATABASE_URL`',
     }),
   ),
   PORT: Type.Integer({

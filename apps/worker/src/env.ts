@@ -6,7 +6,8 @@ export const WorkerEnv = Type.Object({
   DATABASE_URL: Type.String({
     pattern: '^postgres(ql)?://',
     errorMessage: 'a postgres:// or postgresql:// URL',
-    description: 'Postgres URL, e.g. postgres://user:pass@host:5432/shiplog',
+    description:
+      'Postgres URL, e.g. postgres://user:pass@host:5432/shiplog; several hosts as libpq takes them (postgres://user:pass@h1:5432,h2:5432/shiplog): Shiplog writes only to whichever is the primary, and finds the new one after a failover ([High availability](operations.md#postgres-fails-over))',
   }),
   WORKER_BATCH_SIZE: Type.Integer({
     minimum: 1,

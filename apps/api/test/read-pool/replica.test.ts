@@ -61,6 +61,7 @@ describe.skipIf(!binaries && process.env.CI !== 'true')(
       replica = createSql(cluster.replicaUrl, {
         applicationName: 'shiplog-test',
         maxConnections: 1,
+        readsOnly: true,
       })
       key = (await h.createKey({ workspace: 'replicated', rateLimitPerMinute: 100_000 })).key
     }, 60_000)

@@ -26,7 +26,7 @@ export class Stack {
 
   private constructor(
     readonly database: TestDatabase,
-    readonly proxy: TcpProxy,
+    private readonly cuttable: TcpProxy | undefined,
     /** Direct connection for assertions and admin commands, bypassing the proxy. */
     readonly sql: Sql,
     /** The deployment queue on the direct connection, to ask what waits in it. */
@@ -39,6 +39,18 @@ export class Stack {
     const url = new URL(database.url)
     const proxy = new TcpProxy({ host: url.hostname, port: Number(url.port) })
     await proxy.start()
+    return Stack.open(database, proxy)
+  }
+
+  /**
+   * A stack whose processes reach an already migrated database directly, by its URL (several
+   * hosts, say, for a failover), with no proxy to cut.
+   */
+  static onDatabase(database: TestDatabase): Promise<Stack> {
+    return Stack.open(database, undefined)
+  }
+
+  private static async open(database: TestDatabase, proxy: TcpProxy | undefined) {
     const sql = createSql(database.url, { applicationName: 'shiplog-faults', maxConnections: 4 })
     const queue = new DeploymentQueue(sql, {
       url: database.url,
@@ -58,8 +70,15 @@ export class Stack {
     return stack
   }
 
-  /** The database URL as the service sees it: through the proxy. */
+  /** The proxy in front of Postgres, which the scenario may stop and start. */
+  get proxy(): TcpProxy {
+    if (!this.cuttable) throw new Error('this stack reaches its database directly: no proxy')
+    return this.cuttable
+  }
+
+  /** The database URL as the service sees it: through the proxy, when there is one. */
   get serviceUrl(): string {
+    if (!this.cuttable) return this.database.url
     const url = new URL(this.database.url)
     url.port = String(this.proxy.port)
     return url.toString()
@@ -158,7 +177,7 @@ export class Stack {
         ...this.apis.map((api) => api.process.stop()),
         ...this.workers.map((worker) => worker.stop()),
       ])
-      await this.proxy.stop()
+      await this.cuttable?.stop()
       await this.queue.stop()
       // Nothing writes any more: this is the state the scenario leaves behind.
       await expectReadModelExact(this.sql)

@@ -18,6 +18,12 @@ export interface FailoverPair {
    * has it on disk (`synchronous_standby_names = '*'`, `synchronous_commit` on by default).
    */
   setSynchronous(on: boolean): Promise<void>
+  /**
+   * Freezes the primary's WAL sender (SIGSTOP), as a slow or cut network would: the standby falls
+   * behind by whatever the primary commits meanwhile, and a crash then takes it with the primary.
+   * Resolves with a function that lets it go on. Synchronous commits wait meanwhile.
+   */
+  stallReplication(): Promise<() => void>
   /** Stops the primary: `immediate` as a crash does, `fast` as a planned switchover does. */
   stopPrimary(mode: 'immediate' | 'fast'): Promise<void>
   /**
@@ -61,11 +67,13 @@ export async function startFailoverPair(binaries: string): Promise<FailoverPair>
   let [primary, standby] = servers
   let synchronous = true
 
-  const setSynchronous = async (on: boolean) => {
-    const names = on ? '*' : ''
-    const sql = admin(primary)
-    await sql.unsafe(`alter system set synchronous_standby_names = '${names}'`)
+  const waitForStandby = async (server: Server, on: boolean) => {
+    const sql = admin(server)
+    await sql.unsafe(`alter system set synchronous_standby_names = '${on ? '*' : ''}'`)
     await sql`select pg_reload_conf()`
+  }
+  const setSynchronous = async (on: boolean) => {
+    await waitForStandby(primary, on)
     synchronous = on
   }
 
@@ -126,13 +134,24 @@ export async function startFailoverPair(binaries: string): Promise<FailoverPair>
     url,
     primaryUrl: () => databaseOf(primary),
     setSynchronous,
+    async stallReplication() {
+      const [row] = await admin(primary)<{ pid: number }[]>`select pid from pg_stat_replication`
+      if (!row) throw new Error('the primary has no WAL sender to stall')
+      process.kill(row.pid, 'SIGSTOP')
+      return () => {
+        try {
+          process.kill(row.pid, 'SIGCONT')
+        } catch {
+          // It died with its primary: nothing to resume.
+        }
+      }
+    },
     stopPrimary: (mode) => (mode === 'immediate' ? primary.stop() : primary.stopCleanly()),
     async promoteStandby() {
+      // Told before it is promoted, as Patroni does: told after, its first commits would wait.
+      await waitForStandby(standby, false)
       await standby.promote()
       ;[primary, standby] = [standby, primary]
-      const wasSynchronous = synchronous
-      await setSynchronous(false)
-      synchronous = wasSynchronous
     },
     async rejoinOldPrimary() {
       await cloneFrom(primary, standby)
