@@ -26,6 +26,8 @@ export interface FailoverPair {
   stallReplication(): Promise<() => void>
   /** Stops the primary: `immediate` as a crash does, `fast` as a planned switchover does. */
   stopPrimary(mode: 'immediate' | 'fast'): Promise<void>
+  /** Starts the stopped primary again, on its port, still the primary (a restart, no failover). */
+  restartPrimary(): Promise<void>
   /**
    * Promotes the standby. With no standby left to wait for, it stops waiting for one, as Patroni's
    * `synchronous_mode` and CloudNativePG's `dataDurability: preferred` do: else every commit
@@ -147,6 +149,7 @@ export async function startFailoverPair(binaries: string): Promise<FailoverPair>
       }
     },
     stopPrimary: (mode) => (mode === 'immediate' ? primary.stop() : primary.stopCleanly()),
+    restartPrimary: () => primary.start(true),
     async promoteStandby() {
       // Told before it is promoted, as Patroni does: told after, its first commits would wait.
       await waitForStandby(standby, false)
