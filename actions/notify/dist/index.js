@@ -83,6 +83,12 @@ __export(exports_type3, {
 // actions/notify/src/main.ts
 import { appendFileSync } from "node:fs";
 
+// packages/client/src/duration.ts
+function describeDuration(ms) {
+  const seconds = ms / 1000;
+  return `${seconds < 10 ? Number(seconds.toFixed(1)) : Math.round(seconds)} s`;
+}
+
 // node_modules/.bun/@sinclair+typebox@0.34.52/node_modules/@sinclair/typebox/build/esm/type/guard/value.mjs
 function IsAsyncIterator(value) {
   return IsObject(value) && !IsArray(value) && !IsUint8Array(value) && Symbol.asyncIterator in value;
@@ -3196,18 +3202,38 @@ function formatProblemLines(problem, label = (field) => field) {
 }
 
 // packages/client/src/errors.ts
+var ONE_ATTEMPT = { attempts: 1, elapsedMs: 0 };
+var describeAttempts = ({ attempts, elapsedMs }) => attempts === 1 ? "1 attempt" : `${attempts} attempts over ${describeDuration(elapsedMs)}`;
+function networkReason(error) {
+  if (!(error instanceof Error))
+    return String(error);
+  if (error.name === "TimeoutError")
+    return "no answer in time";
+  const cause = error.cause instanceof Error ? error.cause : undefined;
+  for (const code of [error.code, cause?.code]) {
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code))
+      return code;
+  }
+  return cause?.message ?? error.message;
+}
+
 class ShiplogError extends Error {
   name = "ShiplogError";
   status;
   type;
   problem;
   fieldErrors;
-  constructor(problem) {
-    super(summarizeProblem(problem));
+  attempts;
+  elapsedMs;
+  constructor(problem, tried = ONE_ATTEMPT) {
+    const retried = tried.attempts > 1 ? ` (after ${describeAttempts(tried)})` : "";
+    super(summarizeProblem(problem) + retried);
     this.status = problem.status;
     this.type = problem.type;
     this.problem = problem;
     this.fieldErrors = problem.errors ?? [];
+    this.attempts = tried.attempts;
+    this.elapsedMs = tried.elapsedMs;
   }
 }
 
@@ -3215,13 +3241,16 @@ class ShiplogNetworkError extends Error {
   method;
   url;
   attempts;
+  elapsedMs;
   name = "ShiplogNetworkError";
-  constructor(method, url, attempts, cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`Could not reach Shiplog (${method} ${url}) in ${attempts} attempt${attempts === 1 ? "" : "s"}: ${reason}`, { cause });
+  constructor(method, url, attempts, cause, elapsedMs = 0) {
+    const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause : undefined;
+    const reason = cause instanceof Error ? cause.message + (inner ? `: ${inner.message}` : "") : String(cause);
+    super(`Could not reach Shiplog (${method} ${url}) in ${describeAttempts({ attempts, elapsedMs })}: ${reason}`, { cause });
     this.method = method;
     this.url = url;
     this.attempts = attempts;
+    this.elapsedMs = elapsedMs;
   }
 }
 
@@ -3339,8 +3368,32 @@ function createTransport(options) {
     };
     if (call.body !== undefined)
       headers["content-type"] = "application/json";
+    const started = options.now();
+    const deadline = Math.min(started + options.retryForMs, call.retryUntil ?? Infinity);
+    const tried = (attempt) => ({
+      attempts: attempt + 1,
+      elapsedMs: options.now() - started
+    });
+    const nextWait = (attempt, wanted) => {
+      const left = deadline - options.now();
+      if (attempt >= options.maxRetries || left <= 0)
+        return;
+      return Math.min(wanted, left);
+    };
+    const retry = async (attempt, delayMs, outcome) => {
+      options.onRetry?.({
+        method: call.method,
+        url: url.href,
+        attempt: attempt + 2,
+        delayMs,
+        ...outcome,
+        elapsedMs: options.now() - started,
+        retryForMs: options.retryForMs,
+        maxRetries: options.maxRetries
+      });
+      await options.sleep(delayMs);
+    };
     for (let attempt = 0;; attempt++) {
-      const retriesLeft = attempt < options.maxRetries;
       let response;
       try {
         response = await options.fetch(url, {
@@ -3350,21 +3403,26 @@ function createTransport(options) {
           signal: AbortSignal.timeout(options.requestTimeoutMs)
         });
       } catch (error) {
-        if (!retriesLeft || call.repeatable === false) {
-          throw new ShiplogNetworkError(call.method, url.href, attempt + 1, error);
+        const wait = call.repeatable === false ? undefined : nextWait(attempt, backoffDelay(attempt));
+        if (wait === undefined) {
+          const { attempts, elapsedMs } = tried(attempt);
+          throw new ShiplogNetworkError(call.method, url.href, attempts, error, elapsedMs);
         }
-        await options.sleep(backoffDelay(attempt));
+        await retry(attempt, wait, { error });
         continue;
       }
       if (response.ok)
         return response;
-      if (isRetryableStatus(response.status) && retriesLeft) {
-        const asked = parseRetryAfter(response.headers.get("retry-after"), Date.now());
-        await response.body?.cancel();
-        await options.sleep(asked ?? backoffDelay(attempt));
-        continue;
+      if (isRetryableStatus(response.status)) {
+        const asked = parseRetryAfter(response.headers.get("retry-after"), options.now());
+        const wait = nextWait(attempt, asked || backoffDelay(attempt));
+        if (wait !== undefined) {
+          await response.body?.cancel();
+          await retry(attempt, wait, { status: response.status });
+          continue;
+        }
       }
-      throw new ShiplogError(await readProblem(response));
+      throw new ShiplogError(await readProblem(response), tried(attempt));
     }
   }
   return { send, endpoint };
@@ -3378,7 +3436,7 @@ async function pollUntilRecorded(get, options) {
   const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
   const deadline = options.now() + timeoutMs;
   for (;; ) {
-    const deployment = await get();
+    const deployment = await get(deadline);
     if (deployment.status === "recorded")
       return deployment;
     if (deployment.status === "failed")
@@ -3391,7 +3449,7 @@ async function pollUntilRecorded(get, options) {
 }
 
 // packages/client/src/client.ts
-var DEFAULT_MAX_RETRIES = 5;
+var DEFAULT_RETRY_FOR_MS = 120000;
 var DEFAULT_REQUEST_TIMEOUT_MS = 30000;
 var DEPLOYMENTS = "v1/deployments";
 var INCIDENTS = "v1/incidents";
@@ -3414,22 +3472,34 @@ function parseBaseUrl(baseUrl) {
 function createShiplogClient(options) {
   if (!options.apiKey)
     throw new TypeError("apiKey is required");
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+  const maxRetries = options.maxRetries ?? Number.POSITIVE_INFINITY;
+  if (!(Number.isInteger(maxRetries) || maxRetries === Number.POSITIVE_INFINITY) || maxRetries < 0) {
     throw new TypeError("maxRetries must be a whole number ≥ 0");
   }
+  const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
+  if (Number.isNaN(retryForMs) || retryForMs < 0) {
+    throw new TypeError("retryForMs must be a number of milliseconds ≥ 0");
+  }
+  if (maxRetries === Number.POSITIVE_INFINITY && retryForMs === Number.POSITIVE_INFINITY) {
+    throw new TypeError("retryForMs: Infinity needs a maxRetries, or a Shiplog that stays down is retried forever");
+  }
   const sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  const now = options.now ?? Date.now;
   const { send, endpoint } = createTransport({
     baseUrl: parseBaseUrl(options.baseUrl),
     apiKey: options.apiKey,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     maxRetries,
+    retryForMs,
     sleep,
-    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+    now,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    ...options.onRetry ? { onRetry: options.onRetry } : {}
   });
   const receiptPath = (id) => `${DEPLOYMENTS}/${encodeURIComponent(id)}`;
-  async function getDeployment(id) {
-    const response = await send({ method: "GET", path: receiptPath(id) });
+  async function getDeployment(id, retryUntil) {
+    const call = { method: "GET", path: receiptPath(id) };
+    const response = await send(retryUntil === undefined ? call : { ...call, retryUntil });
     return await response.json();
   }
   const receiptUrl = (id) => endpoint({ method: "GET", path: receiptPath(id) }).href;
@@ -3456,7 +3526,7 @@ function createShiplogClient(options) {
       }
       return { id, location: receiptUrl(id), idempotencyKey };
     },
-    getDeployment,
+    getDeployment: (id) => getDeployment(id),
     receiptUrl,
     pageUrl: (id) => endpoint({ method: "GET", path: `ui/deployments/${encodeURIComponent(id)}` }).href,
     async listDeployments(query = {}) {
@@ -3468,7 +3538,11 @@ function createShiplogClient(options) {
       return await response.json();
     },
     waitUntilRecorded(id, waitOptions = {}) {
-      return pollUntilRecorded(() => getDeployment(id), { ...waitOptions, sleep, now: Date.now });
+      return pollUntilRecorded((deadline) => getDeployment(id, deadline), {
+        ...waitOptions,
+        sleep,
+        now
+      });
     },
     async voidDeployment(id, options = {}) {
       const path = receiptPath(id);
@@ -3533,6 +3607,43 @@ function createShiplogClient(options) {
       return await response.json();
     }
   };
+}
+
+// packages/client/src/notify-output.ts
+function warn(output, message) {
+  if (output.warn)
+    output.warn(message);
+  else
+    output.err(`warning: ${message}`);
+}
+function note(output, message) {
+  if (output.note)
+    output.note(message);
+  else
+    output.err(message);
+}
+
+// packages/client/src/retry-notice.ts
+var STATUS_TEXT = {
+  429: "Too Many Requests",
+  503: "Service Unavailable"
+};
+function describeRetry(retry) {
+  const what = retry.status === undefined ? `Could not reach Shiplog (${networkReason(retry.error)})` : `Shiplog answered ${retry.status} ${STATUS_TEXT[retry.status] ?? ""}`.trimEnd();
+  const bounded = Number.isFinite(retry.maxRetries);
+  const attempt = `attempt ${retry.attempt}${bounded ? ` of ${retry.maxRetries + 1}` : ""}`;
+  const limit = Number.isFinite(retry.retryForMs) ? `, giving up after ${describeDuration(retry.retryForMs)}` : "";
+  return `${what}; retrying in ${describeDuration(retry.delayMs)} (${attempt}${limit})`;
+}
+
+// packages/client/src/command-client.ts
+function commandClient(plan, output) {
+  return createShiplogClient({
+    baseUrl: plan.url,
+    apiKey: plan.apiKey,
+    ...plan.retryForMs === undefined ? {} : { retryForMs: plan.retryForMs },
+    onRetry: (retry) => note(output, describeRetry(retry))
+  });
 }
 
 // packages/schema/src/code-points.ts
@@ -4921,6 +5032,7 @@ var NOTIFY_OPTIONS = {
   "idempotency-key": { type: "string" },
   wait: { type: "boolean" },
   timeout: { type: "string" },
+  "retry-for": { type: "string" },
   "no-commits": { type: "boolean" },
   "require-commits": { type: "boolean" },
   fixes: { type: "string" }
@@ -4947,6 +5059,16 @@ function parseTimeout(value) {
   const seconds = Number(value);
   if (!(Number.isFinite(seconds) && seconds > 0)) {
     throw new UsageError(`--timeout must be a positive number of seconds, got ${JSON.stringify(value)}`);
+  }
+  return seconds * 1000;
+}
+function parseRetryFor(flag, env) {
+  const [name, value] = flag === undefined ? ["SHIPLOG_RETRY_FOR", env] : ["--retry-for", flag];
+  if (value === undefined)
+    return;
+  const seconds = Number(value);
+  if (!(Number.isFinite(seconds) && seconds >= 0)) {
+    throw new UsageError(`${name} must be a number of seconds ≥ 0 (0: no retries), got ${JSON.stringify(value)}`);
   }
   return seconds * 1000;
 }
@@ -5017,6 +5139,7 @@ function planOf(values, env, ci, local) {
   const rerun = explicitKey === undefined ? rerunKey(ci, input) : undefined;
   const idempotencyKey = explicitKey ?? rerun?.key;
   const fixes = given(values.fixes);
+  const retryForMs = parseRetryFor(given(values["retry-for"]), given(env.SHIPLOG_RETRY_FOR));
   return {
     url: parseUrl(url),
     apiKey,
@@ -5025,6 +5148,7 @@ function planOf(values, env, ci, local) {
     ...rerun === undefined ? {} : { rerun },
     wait: values.wait ?? false,
     timeoutMs: parseTimeout(values.timeout),
+    ...retryForMs === undefined ? {} : { retryForMs },
     commits: !values["no-commits"],
     requireCommits: values["require-commits"] ?? false,
     ...fixes === undefined ? {} : { fixes },
@@ -5238,14 +5362,6 @@ async function missingFromHistory(git, range) {
   return;
 }
 
-// packages/client/src/notify-output.ts
-function warn(output, message) {
-  if (output.warn)
-    output.warn(message);
-  else
-    output.err(`warning: ${message}`);
-}
-
 // packages/client/src/read-scope.ts
 var lacksScope = (error) => error instanceof ShiplogError && error.status === 403;
 var KEY_WITH_READ = "use a key with the read scope as well (bun run keys create --scope deployments:write --scope read)";
@@ -5373,6 +5489,15 @@ function exitCodeFor(error) {
   }
   return 1;
 }
+function gaveUpLine(error, command) {
+  const outage = error instanceof ShiplogNetworkError || error instanceof ShiplogError && isRetryableStatus(error.status);
+  if (!outage || error.attempts < 2)
+    return [];
+  const hint = command === "notify" ? "; --retry-for (or SHIPLOG_RETRY_FOR) sets how long" : "";
+  return [
+    `  gave up after ${error.attempts} attempts over ${describeDuration(error.elapsedMs)}${hint}`
+  ];
+}
 function describeError(error, flagOf = FLAG_OF_FIELD, command = "notify") {
   if (error instanceof ShiplogError) {
     const label = (field) => {
@@ -5380,12 +5505,13 @@ function describeError(error, flagOf = FLAG_OF_FIELD, command = "notify") {
       return flag ? `${field} (${flag})` : field;
     };
     const [first = "", ...rest] = formatProblemLines(error.problem, label);
-    return [`error: ${first}`, ...rest];
+    return [`error: ${first}`, ...rest, ...gaveUpLine(error, command)];
   }
   if (error instanceof UsageError) {
     return [`error: ${error.message}`, `Run \`shiplog ${command} --help\` for the flags.`];
   }
-  return [`error: ${error instanceof Error ? error.message : String(error)}`];
+  const message = error instanceof Error ? error.message : String(error);
+  return [`error: ${message}`, ...gaveUpLine(error, command)];
 }
 async function runNotify(plan, client, output, git) {
   const { app, version, environment } = plan.input;
@@ -5447,7 +5573,8 @@ var FLAGS = [
   "version",
   "monorepo-path",
   "description",
-  "idempotency-key"
+  "idempotency-key",
+  "retry-for"
 ];
 var SWITCHES = ["wait", "require-commits"];
 var REQUIRED2 = ["url", "api-key", "app", "environment", "version"];
@@ -5502,10 +5629,11 @@ async function main(env) {
     return 2;
   }
   const errors = [];
-  const code = await runNotify(plan, createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey }), {
+  const output = {
     out: (line) => console.log(line),
     err: (line) => errors.push(line),
     warn: (message) => console.log(workflowCommand("warning", message)),
+    note: (message) => console.log(workflowCommand("notice", message)),
     accepted: (created) => {
       const file = env.GITHUB_OUTPUT;
       if (!file) {
@@ -5514,7 +5642,8 @@ async function main(env) {
       }
       appendFileSync(file, outputLine("deployment-id", created.id) + outputLine("receipt-url", created.location));
     }
-  }, git);
+  };
+  const code = await runNotify(plan, commandClient(plan, output), output, git);
   if (errors.length > 0)
     console.log(workflowCommand("error", errors.join(`
 `)));

@@ -68,6 +68,13 @@ test('wait and require-commits take the YAML booleans only', () => {
   )
 })
 
+test('retry-for is passed as given; the command checks it, as it checks SHIPLOG_RETRY_FOR', () => {
+  expect(notifyArgs(inputs({ ...REQUIRED, 'retry-for': '300' })).slice(REQUIRED_FLAGS)).toEqual([
+    '--retry-for=300',
+  ])
+  expect(notifyArgs(inputs({ ...REQUIRED, 'retry-for': '' }))).toHaveLength(REQUIRED_FLAGS)
+})
+
 test('require-commits is a switch; idempotency-key is passed as given', () => {
   const args = notifyArgs(
     inputs({ ...REQUIRED, 'require-commits': 'True', 'idempotency-key': 'release-7' }),

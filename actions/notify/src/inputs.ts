@@ -14,6 +14,7 @@ const FLAGS = [
   'monorepo-path',
   'description',
   'idempotency-key',
+  'retry-for',
 ]
 /** Inputs that are switches: `--name` when true. */
 const SWITCHES = ['wait', 'require-commits']

@@ -3,9 +3,9 @@
 // inputs as flags: the same parsing, GITHUB_* detection, retries and exit codes. The client is
 // imported by path because this folder is not a workspace (it has nothing to install).
 import { appendFileSync } from 'node:fs'
-import { createShiplogClient } from '../../../packages/client/src/client.ts'
+import { commandClient } from '../../../packages/client/src/command-client.ts'
 import { localCheckout } from '../../../packages/client/src/git-checkout.ts'
-import { runNotify } from '../../../packages/client/src/notify.ts'
+import { type Output, runNotify } from '../../../packages/client/src/notify.ts'
 import {
   type NotifyPlan,
   planNotify,
@@ -25,29 +25,27 @@ async function main(env: Record<string, string | undefined>): Promise<number> {
     return 2
   }
   const errors: string[] = []
-  const code = await runNotify(
-    plan,
-    createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey }),
-    {
-      out: (line) => console.log(line),
-      err: (line) => errors.push(line),
-      // A warning (the commits could not be read) leaves the step green, as it leaves the CLI.
-      warn: (message) => console.log(workflowCommand('warning', message)),
-      // Written on acceptance, so a later step sees the id even when waiting for it fails.
-      accepted: (created) => {
-        const file = env.GITHUB_OUTPUT
-        if (!file) {
-          console.log(workflowCommand('warning', 'GITHUB_OUTPUT is not set: no outputs written'))
-          return
-        }
-        appendFileSync(
-          file,
-          outputLine('deployment-id', created.id) + outputLine('receipt-url', created.location),
-        )
-      },
+  const output: Output = {
+    out: (line) => console.log(line),
+    err: (line) => errors.push(line),
+    // A warning (the commits could not be read) leaves the step green, as it leaves the CLI.
+    warn: (message) => console.log(workflowCommand('warning', message)),
+    // A retry through an outage, as it happens: the run shows why the step took longer.
+    note: (message) => console.log(workflowCommand('notice', message)),
+    // Written on acceptance, so a later step sees the id even when waiting for it fails.
+    accepted: (created) => {
+      const file = env.GITHUB_OUTPUT
+      if (!file) {
+        console.log(workflowCommand('warning', 'GITHUB_OUTPUT is not set: no outputs written'))
+        return
+      }
+      appendFileSync(
+        file,
+        outputLine('deployment-id', created.id) + outputLine('receipt-url', created.location),
+      )
     },
-    git,
-  )
+  }
+  const code = await runNotify(plan, commandClient(plan, output), output, git)
   // One annotation with every line: the API's detail and each field error.
   if (errors.length > 0) console.log(workflowCommand('error', errors.join('\n')))
   return code

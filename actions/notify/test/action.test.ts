@@ -83,6 +83,7 @@ test('action.yml runs the bundle on node24 and declares the inputs and outputs i
     'description',
     'require-commits',
     'idempotency-key',
+    'retry-for',
   ])
   expect(Object.keys(action.outputs)).toEqual(['deployment-id', 'receipt-url'])
 })

@@ -9,9 +9,9 @@ const escapeData = (data: string) =>
 export const workflowCommand = (name: string, data: string) => `::${name}::${escapeData(data)}`
 
 /**
- * The console as the CLI writes to it: results on stdout, errors on stderr, and a warning as the
- * CI shows one: an annotation in GitHub Actions (the runner reads workflow commands from stderr
- * too), a `warning:` line elsewhere.
+ * The console as the CLI writes to it: results on stdout, errors on stderr, and a warning or a
+ * notice as the CI shows one: an annotation in GitHub Actions (the runner reads workflow commands
+ * from stderr too), a `warning:` or plain line on stderr elsewhere.
  */
 export function consoleOutput(env: Env): Output {
   const github = env.GITHUB_ACTIONS?.trim() === 'true'
@@ -20,5 +20,6 @@ export function consoleOutput(env: Env): Output {
     err: (line) => console.error(line),
     warn: (message) =>
       console.error(github ? workflowCommand('warning', message) : `warning: ${message}`),
+    note: (message) => console.error(github ? workflowCommand('notice', message) : message),
   }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 import { consoleOutput } from './ci-output.ts'
-import { createShiplogClient, type ShiplogClient } from './client.ts'
+import type { ShiplogClient } from './client.ts'
+import { commandClient } from './command-client.ts'
 import { parseEnvironmentsArgs, runEnvironments } from './environments.ts'
 import { localCheckout } from './git-checkout.ts'
 import { describeIncidentError, runIncident } from './incident.ts'
@@ -69,12 +70,15 @@ Tells Shiplog that a version was deployed. Prints the deployment id and its URL.
                               once recorded (a key with incidents:write)
   --wait                      Wait until the deployment is recorded
   --timeout <seconds>         How long --wait waits (default: 120)
+  --retry-for <seconds>       How long to keep retrying while Shiplog answers 503 or 429 or
+                              cannot be reached, e.g. through a database failover; each retry
+                              prints a line (default: $SHIPLOG_RETRY_FOR, else 120; 0: no retry)
 
 Commit, repository and author are read from GitHub Actions, GitLab CI, Jenkins, Azure
 Pipelines, Bitbucket Pipelines, CircleCI or Buildkite, else from the git checkout.
 Exit codes: 0 done; 2 wrong flags or a request the API refused as invalid (fix it, then re-run);
-3 recorded, but --require-commits and its commits could not be read; 1 anything else (rate
-limited after retries, API unreachable, deployment failed, timeout).`
+3 recorded, but --require-commits and its commits could not be read; 1 anything else (still
+unavailable, rate limited or unreachable after --retry-for, deployment failed, timeout).`
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args
@@ -105,8 +109,8 @@ async function main(args: string[]): Promise<number> {
     for (const line of describeError(error)) console.error(line)
     return exitCodeFor(error)
   }
-  const client = createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey })
-  return runNotify(plan, client, consoleOutput(env), git)
+  const output = consoleOutput(env)
+  return runNotify(plan, commandClient(plan, output), output, git)
 }
 
 /**
@@ -135,8 +139,8 @@ async function subcommand<Plan extends { url: string; apiKey: string }>(
     for (const line of describe(error)) console.error(line)
     return exitCodeFor(error)
   }
-  const client = createShiplogClient({ baseUrl: plan.url, apiKey: plan.apiKey })
-  return run(plan, client, consoleOutput(environment()))
+  const output = consoleOutput(environment())
+  return run(plan, commandClient(plan, output), output)
 }
 
 const incident = (args: string[]) =>

@@ -24,7 +24,7 @@ import {
   type ListIncidentsQuery,
   queryParams,
 } from './read-queries.ts'
-import { createTransport, type FetchLike, type Sleep } from './transport.ts'
+import { createTransport, type FetchLike, type Retry, type Sleep } from './transport.ts'
 import { pollUntilRecorded, type WaitOptions } from './wait.ts'
 
 export type { DoraMetricsQuery, ListCommitsQuery, ListIncidentsQuery } from './read-queries.ts'
@@ -35,10 +35,24 @@ export interface ShiplogClientOptions {
   apiKey: string
   /** Defaults to the global `fetch`. */
   fetch?: FetchLike
-  /** Retries of a 429, 503 or network failure before giving up; default 5. */
+  /**
+   * Retries of a 429, 503 or network failure before giving up; default: as many as `retryForMs`
+   * allows. With both set, retrying stops at whichever runs out first.
+   */
   maxRetries?: number
+  /**
+   * How long to keep retrying a 429, 503 or network failure, from a call's first attempt; default
+   * 120 000 ms, which outlasts a Postgres failover behind the API (10–60 s). No retry starts
+   * later (a wait is cut short instead), so a call ends within this plus one `requestTimeoutMs`.
+   * `Infinity` leaves `maxRetries` alone to bound it.
+   */
+  retryForMs?: number
+  /** Told of each retry before its wait, e.g. to log it: the client itself prints nothing. */
+  onRetry?: (retry: Retry) => void
   /** Defaults to a `setTimeout` promise. */
   sleep?: Sleep
+  /** Defaults to `Date.now`; with `sleep`, lets a test go through retries without waiting. */
+  now?: () => number
   /** Abort (and retry) an attempt that has not been answered within this; default 30 000 ms. */
   requestTimeoutMs?: number
 }
@@ -108,7 +122,12 @@ export interface ShiplogClient {
   placeEnvironment(name: string, place: EnvironmentPlaceInput): Promise<EnvironmentSummary>
 }
 
-const DEFAULT_MAX_RETRIES = 5
+/**
+ * Twice the longest failover we expect behind the API (issue 42: 10–60 s), and as long as
+ * `--wait` waits: long enough to ride one out, short enough that a pipeline whose Shiplog is
+ * really down fails within minutes.
+ */
+const DEFAULT_RETRY_FOR_MS = 120_000
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 const DEPLOYMENTS = 'v1/deployments'
 const INCIDENTS = 'v1/incidents'
@@ -135,25 +154,42 @@ function parseBaseUrl(baseUrl: string | URL): URL {
 /** A client for the Shiplog API, on the Web platform's `fetch` alone (Bun, Node ≥ 20, Deno). */
 export function createShiplogClient(options: ShiplogClientOptions): ShiplogClient {
   if (!options.apiKey) throw new TypeError('apiKey is required')
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+  const maxRetries = options.maxRetries ?? Number.POSITIVE_INFINITY
+  if (
+    !(Number.isInteger(maxRetries) || maxRetries === Number.POSITIVE_INFINITY) ||
+    maxRetries < 0
+  ) {
     throw new TypeError('maxRetries must be a whole number ≥ 0')
   }
+  const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS
+  if (Number.isNaN(retryForMs) || retryForMs < 0) {
+    throw new TypeError('retryForMs must be a number of milliseconds ≥ 0')
+  }
+  if (maxRetries === Number.POSITIVE_INFINITY && retryForMs === Number.POSITIVE_INFINITY) {
+    throw new TypeError(
+      'retryForMs: Infinity needs a maxRetries, or a Shiplog that stays down is retried forever',
+    )
+  }
   const sleep: Sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)))
+  const now = options.now ?? Date.now
   const { send, endpoint } = createTransport({
     baseUrl: parseBaseUrl(options.baseUrl),
     apiKey: options.apiKey,
     // Looked up per call rather than captured, so a fetch patched later (tests, tracing) is used.
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     maxRetries,
+    retryForMs,
     sleep,
+    now,
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   })
 
   const receiptPath = (id: string) => `${DEPLOYMENTS}/${encodeURIComponent(id)}`
 
-  async function getDeployment(id: string): Promise<DeploymentStatus> {
-    const response = await send({ method: 'GET', path: receiptPath(id) })
+  async function getDeployment(id: string, retryUntil?: number): Promise<DeploymentStatus> {
+    const call = { method: 'GET', path: receiptPath(id) } as const
+    const response = await send(retryUntil === undefined ? call : { ...call, retryUntil })
     return (await response.json()) as DeploymentStatus
   }
 
@@ -186,7 +222,8 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
       return { id, location: receiptUrl(id), idempotencyKey }
     },
 
-    getDeployment,
+    // Without the second parameter: the wait's deadline is no part of the public call.
+    getDeployment: (id) => getDeployment(id),
 
     receiptUrl,
 
@@ -203,7 +240,12 @@ export function createShiplogClient(options: ShiplogClientOptions): ShiplogClien
     },
 
     waitUntilRecorded(id, waitOptions = {}) {
-      return pollUntilRecorded(() => getDeployment(id), { ...waitOptions, sleep, now: Date.now })
+      // A receipt read retrying through an outage stops at the wait's own deadline.
+      return pollUntilRecorded((deadline) => getDeployment(id, deadline), {
+        ...waitOptions,
+        sleep,
+        now,
+      })
     },
 
     async voidDeployment(id, options = {}) {

@@ -1,6 +1,34 @@
 import type { DeploymentStatus } from '@shiplog/schema'
 import type { FieldError, Problem } from '@shiplog/schema/problem'
+import { describeDuration } from './duration.ts'
 import { summarizeProblem } from './problem.ts'
+
+/** How many requests a call sent, and over how long (first request to final outcome). */
+export interface Attempts {
+  attempts: number
+  elapsedMs: number
+}
+
+const ONE_ATTEMPT: Attempts = { attempts: 1, elapsedMs: 0 }
+
+/** "9 attempts over 120 s", or "1 attempt" when nothing was retried. */
+const describeAttempts = ({ attempts, elapsedMs }: Attempts) =>
+  attempts === 1 ? '1 attempt' : `${attempts} attempts over ${describeDuration(elapsedMs)}`
+
+/**
+ * Why a request got no answer, in a few words: the system's error code (`ECONNREFUSED`) where the
+ * runtime gives one (Bun on the error, Node's undici on its cause, behind "fetch failed"), else
+ * the innermost message (undici's own codes, `UND_ERR_SOCKET`, say less than "other side closed").
+ */
+export function networkReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  if (error.name === 'TimeoutError') return 'no answer in time'
+  const cause = error.cause instanceof Error ? error.cause : undefined
+  for (const code of [(error as { code?: unknown }).code, (cause as { code?: unknown })?.code]) {
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code
+  }
+  return cause?.message ?? error.message
+}
 
 /** The API answered with an error: its HTTP status and RFC 9457 problem, readable as a message. */
 export class ShiplogError extends Error {
@@ -11,13 +39,20 @@ export class ShiplogError extends Error {
   readonly problem: Problem
   /** Every invalid field the API listed; empty for errors that are not about fields. */
   readonly fieldErrors: FieldError[]
+  /** Requests sent for this answer: more than 1 when 429s, 503s or network failures came first. */
+  readonly attempts: number
+  /** From the first request to this answer, in milliseconds. */
+  readonly elapsedMs: number
 
-  constructor(problem: Problem) {
-    super(summarizeProblem(problem))
+  constructor(problem: Problem, tried: Attempts = ONE_ATTEMPT) {
+    const retried = tried.attempts > 1 ? ` (after ${describeAttempts(tried)})` : ''
+    super(summarizeProblem(problem) + retried)
     this.status = problem.status
     this.type = problem.type
     this.problem = problem
     this.fieldErrors = problem.errors ?? []
+    this.attempts = tried.attempts
+    this.elapsedMs = tried.elapsedMs
   }
 }
 
@@ -30,10 +65,15 @@ export class ShiplogNetworkError extends Error {
     readonly url: string,
     readonly attempts: number,
     cause: unknown,
+    /** From the first request to the last failure, in milliseconds. */
+    readonly elapsedMs = 0,
   ) {
-    const reason = cause instanceof Error ? cause.message : String(cause)
+    // Node's fetch says only "fetch failed"; what failed is its cause ("connect ECONNREFUSED …").
+    const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause : undefined
+    const reason =
+      cause instanceof Error ? cause.message + (inner ? `: ${inner.message}` : '') : String(cause)
     super(
-      `Could not reach Shiplog (${method} ${url}) in ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reason}`,
+      `Could not reach Shiplog (${method} ${url}) in ${describeAttempts({ attempts, elapsedMs })}: ${reason}`,
       { cause },
     )
   }

@@ -36,5 +36,5 @@ export {
   ShiplogNetworkError,
 } from './errors.ts'
 export type { ListDeploymentsQuery } from './list-query.ts'
-export type { FetchLike, Sleep } from './transport.ts'
+export type { FetchLike, Retry, Sleep } from './transport.ts'
 export type { WaitOptions } from './wait.ts'

@@ -102,9 +102,24 @@ test.each([
   [['stray'], 'Unexpected argument'],
   [['--timeout', '0'], '--timeout must be a positive number of seconds'],
   [['--url', 'ftp://shiplog'], '--url must be an http(s) URL'],
+  [['--retry-for=-1'], '--retry-for must be a number of seconds ≥ 0 (0: no retries), got "-1"'],
+  [['--retry-for=2m'], '--retry-for must be a number of seconds'],
 ])('%p is a usage error', (extra, message) => {
   const error = usageError(() => parseNotifyArgs([...REQUIRED, ...extra], { ...SERVER, ...GITHUB }))
   expect(error.message).toContain(message)
+})
+
+test('--retry-for wins over SHIPLOG_RETRY_FOR; neither leaves the budget to the client', () => {
+  const env = { ...SERVER, ...GITHUB, SHIPLOG_RETRY_FOR: '300' }
+  expect(parseNotifyArgs([...REQUIRED, '--retry-for', '2.5'], env).retryForMs).toBe(2_500)
+  expect(parseNotifyArgs(REQUIRED, env).retryForMs).toBe(300_000)
+  expect(parseNotifyArgs([...REQUIRED, '--retry-for=0'], env).retryForMs).toBe(0)
+  // A template leaving the variable empty means "not set", as for every other one.
+  expect(parseNotifyArgs(REQUIRED, { ...env, SHIPLOG_RETRY_FOR: '' })).not.toHaveProperty(
+    'retryForMs',
+  )
+  const bad = usageError(() => parseNotifyArgs(REQUIRED, { ...env, SHIPLOG_RETRY_FOR: 'soon' }))
+  expect(bad.message).toStartWith('SHIPLOG_RETRY_FOR must be a number of seconds')
 })
 
 test('the API key never appears in a usage error', () => {

@@ -23,6 +23,8 @@ export interface NotifyPlan {
   rerun?: RerunKey
   wait: boolean
   timeoutMs: number
+  /** How long to keep retrying while Shiplog is unavailable; the client's default when unset. */
+  retryForMs?: number
   /** Send the commits since the previous deployment, from the checkout's git history. */
   commits: boolean
   /** Exit 3 once the deployment is accepted if its commits could not be read. */
@@ -48,6 +50,7 @@ export const NOTIFY_OPTIONS = {
   'idempotency-key': { type: 'string' },
   wait: { type: 'boolean' },
   timeout: { type: 'string' },
+  'retry-for': { type: 'string' },
   'no-commits': { type: 'boolean' },
   'require-commits': { type: 'boolean' },
   fixes: { type: 'string' },
@@ -88,6 +91,19 @@ function parseTimeout(value: string | undefined): number {
   if (!(Number.isFinite(seconds) && seconds > 0)) {
     throw new UsageError(
       `--timeout must be a positive number of seconds, got ${JSON.stringify(value)}`,
+    )
+  }
+  return seconds * 1000
+}
+
+/** `--retry-for`, else SHIPLOG_RETRY_FOR, in milliseconds; undefined when neither is given. */
+function parseRetryFor(flag: string | undefined, env: string | undefined): number | undefined {
+  const [name, value] = flag === undefined ? ['SHIPLOG_RETRY_FOR', env] : ['--retry-for', flag]
+  if (value === undefined) return undefined
+  const seconds = Number(value)
+  if (!(Number.isFinite(seconds) && seconds >= 0)) {
+    throw new UsageError(
+      `${name} must be a number of seconds ≥ 0 (0: no retries), got ${JSON.stringify(value)}`,
     )
   }
   return seconds * 1000
@@ -184,6 +200,7 @@ function planOf(values: Flags, env: Env, ci: CiContext, local: CheckoutContext):
   const rerun = explicitKey === undefined ? rerunKey(ci, input) : undefined
   const idempotencyKey = explicitKey ?? rerun?.key
   const fixes = given(values.fixes)
+  const retryForMs = parseRetryFor(given(values['retry-for']), given(env.SHIPLOG_RETRY_FOR))
   return {
     url: parseUrl(url),
     apiKey,
@@ -192,6 +209,7 @@ function planOf(values: Flags, env: Env, ci: CiContext, local: CheckoutContext):
     ...(rerun === undefined ? {} : { rerun }),
     wait: values.wait ?? false,
     timeoutMs: parseTimeout(values.timeout),
+    ...(retryForMs === undefined ? {} : { retryForMs }),
     commits: !values['no-commits'],
     requireCommits: values['require-commits'] ?? false,
     ...(fixes === undefined ? {} : { fixes }),

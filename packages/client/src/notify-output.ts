@@ -9,6 +9,11 @@ export interface Output {
    * read), as the CI shows a warning; `err` with a `warning: ` prefix when not given.
    */
   warn?(message: string): void
+  /**
+   * Something worth knowing that needs nothing done (a request being retried through an outage),
+   * as the CI shows a notice; a plain `err` line when not given.
+   */
+  note?(message: string): void
   /** The receipt, as soon as the API has accepted the deployment (the GitHub Action's outputs). */
   accepted?(created: CreatedDeployment): void
 }
@@ -17,4 +22,10 @@ export interface Output {
 export function warn(output: Output, message: string): void {
   if (output.warn) output.warn(message)
   else output.err(`warning: ${message}`)
+}
+
+/** Writes a notice the way `output` shows one. */
+export function note(output: Output, message: string): void {
+  if (output.note) output.note(message)
+  else output.err(message)
 }

@@ -38,6 +38,28 @@ test('field errors are named by field and by the flag that sets them, one a line
   ])
 })
 
+test('an outage retried until the budget ran out says for how long, and for notify what sets it', () => {
+  const unavailable = new ShiplogError(
+    { type: '/problems/unavailable', title: 'Unavailable', status: 503, detail: 'Later.' },
+    { attempts: 9, elapsedMs: 120_000 },
+  )
+  const gaveUp = '  gave up after 9 attempts over 120 s'
+  const hint = '; --retry-for (or SHIPLOG_RETRY_FOR) sets how long'
+  expect(describeError(unavailable)).toEqual(['error: 503 Unavailable: Later.', gaveUp + hint])
+  expect(describeError(unavailable, {}, 'incident')).toEqual([
+    'error: 503 Unavailable: Later.',
+    gaveUp,
+  ])
+  const unreachable = new ShiplogNetworkError('POST', 'http://x/', 9, new Error('refused'), 120_000)
+  expect(describeError(unreachable).at(-1)).toBe(gaveUp + hint)
+  // A 503 and then a refusal: retrying worked, the request did not.
+  const refused = new ShiplogError(
+    { type: '/problems/x', title: 'Title', status: 422, detail: 'Detail.' },
+    { attempts: 2, elapsedMs: 1_000 },
+  )
+  expect(describeError(refused)).toEqual(['error: 422 Title: Detail.'])
+})
+
 // A plan that waits up to a second for the deployment to be recorded.
 const WAITING_PLAN = {
   ...EXAMPLE_SERVER,

@@ -1,6 +1,7 @@
 import type { DeploymentStatus } from '@shiplog/schema'
 import type { ShiplogClient } from './client.ts'
-import { ShiplogError } from './errors.ts'
+import { describeDuration } from './duration.ts'
+import { ShiplogError, ShiplogNetworkError } from './errors.ts'
 import { type Checkout, localCheckout } from './git-checkout.ts'
 import { FLAG_OF_FIELD, type NotifyPlan, UsageError } from './notify-args.ts'
 import { type CommitsOutcome, sendCommits } from './notify-commits.ts'
@@ -8,6 +9,7 @@ import type { Output } from './notify-output.ts'
 import { acceptDeployment } from './notify-rerun.ts'
 import { formatProblemLines } from './problem.ts'
 import { KEY_WITH_READ, lacksScope } from './read-scope.ts'
+import { isRetryableStatus } from './retry.ts'
 
 export type { Output } from './notify-output.ts'
 
@@ -29,8 +31,24 @@ export function exitCodeFor(error: unknown): number {
 }
 
 /**
+ * For an outage retrying did not outlast (still 503, 429 or unreachable after retries), the line
+ * saying for how long it was retried, and for notify what sets that.
+ */
+function gaveUpLine(error: unknown, command: string): string[] {
+  const outage =
+    error instanceof ShiplogNetworkError ||
+    (error instanceof ShiplogError && isRetryableStatus(error.status))
+  if (!outage || error.attempts < 2) return []
+  const hint = command === 'notify' ? '; --retry-for (or SHIPLOG_RETRY_FOR) sets how long' : ''
+  return [
+    `  gave up after ${error.attempts} attempts over ${describeDuration(error.elapsedMs)}${hint}`,
+  ]
+}
+
+/**
  * The error as lines for a person reading the pipeline log: a field the API refused is named with
- * the flag that sets it (`flagOf`), and a usage error points at `command --help`.
+ * the flag that sets it (`flagOf`), a usage error points at `command --help`, and an outage
+ * retried until the budget ran out says for how long.
  */
 export function describeError(
   error: unknown,
@@ -43,12 +61,13 @@ export function describeError(
       return flag ? `${field} (${flag})` : field
     }
     const [first = '', ...rest] = formatProblemLines(error.problem, label)
-    return [`error: ${first}`, ...rest]
+    return [`error: ${first}`, ...rest, ...gaveUpLine(error, command)]
   }
   if (error instanceof UsageError) {
     return [`error: ${error.message}`, `Run \`shiplog ${command} --help\` for the flags.`]
   }
-  return [`error: ${error instanceof Error ? error.message : String(error)}`]
+  const message = error instanceof Error ? error.message : String(error)
+  return [`error: ${message}`, ...gaveUpLine(error, command)]
 }
 
 /**

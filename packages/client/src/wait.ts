@@ -13,19 +13,20 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 120_000
 const DEFAULT_INTERVAL_MS = 1_000
 
 /**
- * Polls `get` until the deployment is `recorded` (resolves with it) or `failed` (throws
- * `DeploymentFailedError`), throwing `DeploymentWaitTimeoutError` once `timeoutMs` has passed.
- * The clock and sleep are parameters so the loop can be tested without waiting.
+ * Polls `get` (given the deadline, past which it should not retry) until the deployment is
+ * `recorded` (resolves with it) or `failed` (throws `DeploymentFailedError`), throwing
+ * `DeploymentWaitTimeoutError` once `timeoutMs` has passed. The clock and sleep are parameters so
+ * the loop can be tested without waiting.
  */
 export async function pollUntilRecorded(
-  get: () => Promise<DeploymentStatus>,
+  get: (deadline: number) => Promise<DeploymentStatus>,
   options: WaitOptions & { sleep: Sleep; now: () => number },
 ): Promise<DeploymentStatus> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS
   const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS
   const deadline = options.now() + timeoutMs
   for (;;) {
-    const deployment = await get()
+    const deployment = await get(deadline)
     if (deployment.status === 'recorded') return deployment
     if (deployment.status === 'failed') throw new DeploymentFailedError(deployment)
     const left = deadline - options.now()
