@@ -57,6 +57,11 @@ export function variablesOf(objects: K8sObject[], container: IContainer): Map<st
   return variables
 }
 
+/** Whether an `env` value of the container holds `$(NAME)`, which Kubernetes expands. */
+function composed(container: IContainer, name: string): boolean {
+  return (container.env ?? []).some((variable) => variable.value?.includes(`$(${name})`))
+}
+
 function literals(sources: Map<string, Source>): Map<string, string> {
   const values = new Map<string, string>()
   for (const [name, source] of sources) if ('value' in source) values.set(name, source.value)
@@ -121,18 +126,21 @@ export const CONTRACT: Record<string, Check> = {
       ])
     }),
 
-  'every variable set is one its process reads; DATABASE_URL comes from shiplog-database/url': (
+  'every variable set is one its process reads; DATABASE_URL comes from a Secret, url or uri': (
     objects,
   ) =>
-    processes(objects).flatMap(({ object, process, sources }) => {
+    processes(objects).flatMap(({ object, process, container, sources }) => {
       if (!process) return []
       const where = `${object.kind}/${object.metadata.name}`
       const known = knownVariables(process)
       const database = sources.get('DATABASE_URL')
       const secret = database && 'secret' in database ? database.secret : undefined
+      // uri in the Secret the CloudNativePG operator writes for a rendered Cluster, else url.
+      const clusters = ofKind(objects, 'Cluster').map((cluster) => `${cluster.metadata.name}-app`)
+      const key = secret && clusters.includes(secret.name) ? 'uri' : 'url'
       return failed([
         ...[...sources.keys()]
-          .filter((name) => !known.includes(name))
+          .filter((name) => !known.includes(name) && !composed(container, name))
           .map((name) => `${where}: sets ${name}, which ${process.command[1]} does not read`),
         ...requiredVariables(process)
           .filter((name) => !sources.has(name))
@@ -140,8 +148,8 @@ export const CONTRACT: Record<string, Check> = {
         // The CLI could fall back to an embedded Postgres, which the image does not contain.
         !secret && `${where}: DATABASE_URL is not taken from a Secret`,
         secret !== undefined &&
-          secret.key !== 'url' &&
-          `${where}: DATABASE_URL comes from key ${secret.key}, not url`,
+          secret.key !== key &&
+          `${where}: DATABASE_URL comes from key ${secret.key}, not ${key}`,
       ])
     }),
 

@@ -6,8 +6,9 @@ export interface ValuePath {
   commented: boolean
 }
 
-// Maps documented as a whole: their keys are the app's variables or Kubernetes' resource fields.
-const WHOLE = /\.(config|resources)$/
+// Maps documented as a whole: their keys are the app's variables, Kubernetes' resource fields or
+// PostgreSQL's settings.
+const WHOLE = /\.(config|resources|parameters)$/
 
 /**
  * The settings of a values file: leaves, empty maps, and the maps documented as a whole. The

@@ -75,14 +75,91 @@ The API's metrics port (METRICS_PORT), a listener apart from the public one: nev
 {{- end }}
 
 {{/*
-The Secret holding DATABASE_URL: an existing one, or <fullname>-database (created by the chart
-when database.url is set, else expected to exist, as with Kustomize).
+Whether the chart runs Postgres as a CloudNativePG Cluster (database.cloudnativepg.enabled). The
+operator's Secret then holds the URL, so a Secret or URL of the user's would be a second source.
+*/}}
+{{- define "shiplog.cloudnativepg" -}}
+{{- with .Values.database }}
+{{- if .cloudnativepg.enabled }}
+{{- if or .existingSecret .url .readSecretKey .readUrl }}
+{{- fail "database.cloudnativepg.enabled takes DATABASE_URL and DATABASE_READ_URL from the operator's Secret: leave database.existingSecret, url, readSecretKey and readUrl empty" }}
+{{- end -}}
+true
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+The CloudNativePG Cluster's name; the operator names its Services <name>-rw (the primary) and
+<name>-ro (the standbys) and its Secret <name>-app after it, and refuses names over 50 characters.
+*/}}
+{{- define "shiplog.postgresCluster" -}}
+{{- $name := printf "%s-postgres" (include "shiplog.fullname" .) }}
+{{- if gt (len $name) 50 }}
+{{- fail (printf "the CloudNativePG Cluster's name %s is over the operator's 50 characters: shorten the release name or set fullnameOverride" $name) }}
+{{- end }}
+{{- $name }}
+{{- end }}
+
+{{/*
+When the migration hooks run (the Job, its ConfigMap and Secret alike, so each finds the others):
+before the release's objects on install and upgrade; with the chart's own Cluster, after them on
+install, since until they exist there is no database to migrate.
+*/}}
+{{- define "shiplog.migrateHook" -}}
+{{- ternary "post-install,pre-upgrade" "pre-install,pre-upgrade" (not (empty (include "shiplog.cloudnativepg" .))) }}
+{{- end }}
+
+{{/*
+The migration Job's first container with the chart's own Cluster: on a first install the Job
+starts while the operator is still creating the primary, and refused connections would spend its
+retries (backoffLimit). It waits until the -rw Service takes a connection; activeDeadlineSeconds
+still bounds the whole Job.
+*/}}
+{{- define "shiplog.waitForPostgres" -}}
+- name: wait-for-postgres
+  image: {{ include "shiplog.image" . }}
+  imagePullPolicy: {{ .Values.image.pullPolicy }}
+  command:
+    - bun
+    - -e
+    - |
+      const primary = { hostname: '{{ include "shiplog.postgresCluster" . }}-rw', port: 5432 }
+      for (;;) {
+        const socket = await Bun.connect({ ...primary, socket: { data() {} } }).catch(() => null)
+        if (socket) process.exit(0)
+        await Bun.sleep(2000)
+      }
+  resources:
+    {{- toYaml .Values.migrate.resources | nindent 4 }}
+  securityContext:
+    {{- include "shiplog.securityContext" . | nindent 4 }}
+  volumeMounts:
+    - name: tmp
+      mountPath: /tmp
+{{- end }}
+
+{{/*
+The Secret holding DATABASE_URL: the CloudNativePG Cluster's <name>-app, an existing one, or
+<fullname>-database (created by the chart when database.url is set, else expected to exist, as
+with Kustomize).
 */}}
 {{- define "shiplog.databaseSecret" -}}
 {{- if and .Values.database.existingSecret .Values.database.url }}
 {{- fail "set database.existingSecret or database.url, not both" }}
 {{- end }}
+{{- if include "shiplog.cloudnativepg" . }}
+{{- printf "%s-app" (include "shiplog.postgresCluster" .) }}
+{{- else }}
 {{- default (printf "%s-database" (include "shiplog.fullname" .)) .Values.database.existingSecret }}
+{{- end }}
+{{- end }}
+
+{{/*
+The key of DATABASE_URL in that Secret: `uri` in the operator's, which names the -rw Service.
+*/}}
+{{- define "shiplog.databaseSecretKey" -}}
+{{- ternary "uri" .Values.database.secretKey (not (empty (include "shiplog.cloudnativepg" .))) }}
 {{- end }}
 
 {{/*
@@ -93,7 +170,7 @@ DATABASE_URL from a Secret. Called with (dict "context" $ "secret" name).
   valueFrom:
     secretKeyRef:
       name: {{ .secret }}
-      key: {{ .context.Values.database.secretKey }}
+      key: {{ include "shiplog.databaseSecretKey" .context }}
 {{- end }}
 
 {{/*
@@ -115,12 +192,25 @@ database.readUrl; empty when there is no read replica.
 {{- end }}
 
 {{/*
-DATABASE_READ_URL from the database Secret, for the API alone (its read endpoints); nothing when
-there is no read replica. The worker and the migration write, so they never get it.
+DATABASE_READ_URL, for the API alone (its read endpoints): the CloudNativePG Cluster's -ro
+Service, or a replica's URL from the database Secret; nothing when there is no read replica. The
+worker and the migration write, so they never get it.
 */}}
 {{- define "shiplog.databaseReadEnv" -}}
 {{- $key := include "shiplog.databaseReadKey" . }}
-{{- if $key -}}
+{{- if include "shiplog.cloudnativepg" . -}}
+{{- $cluster := include "shiplog.postgresCluster" . -}}
+# The operator's Secret has a URL of the -rw Service only: the -ro one is composed from its
+# password (generated letters and digits, so nothing to escape). Kubernetes expands $(NAME)
+# from variables listed before it.
+- name: CNPG_APP_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $cluster }}-app
+      key: password
+- name: DATABASE_READ_URL
+  value: postgresql://shiplog:$(CNPG_APP_PASSWORD)@{{ $cluster }}-ro:5432/shiplog
+{{- else if $key -}}
 - name: DATABASE_READ_URL
   valueFrom:
     secretKeyRef:
