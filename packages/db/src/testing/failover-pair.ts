@@ -1,7 +1,12 @@
-import { readFile, rm } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import postgres from 'postgres'
-import { runPostgresTool } from './postgres-binaries.ts'
-import { initServer, type Server, serversOfTheirOwn, until } from './postgres-server.ts'
+import {
+  cloneServer,
+  initServer,
+  type Server,
+  serversOfTheirOwn,
+  until,
+} from './postgres-server.ts'
 
 /**
  * A primary and a hot standby of their own that change places as a highly available Postgres
@@ -52,7 +57,7 @@ export async function startFailoverPair(binaries: string): Promise<FailoverPair>
   const closeAdmins = async () => {
     await Promise.all([...admins.values()].map((sql) => sql.end({ timeout: 1 }).catch(() => {})))
   }
-  const { root, servers, stop } = await serversOfTheirOwn(
+  const { servers, stop } = await serversOfTheirOwn(
     binaries,
     'shiplog-failover-',
     ['first', 'second'],
@@ -99,28 +104,14 @@ export async function startFailoverPair(binaries: string): Promise<FailoverPair>
     })
   }
 
-  // pg_basebackup -R: the copy starts as a streaming standby of `of`. A failed primary is copied
-  // afresh too: pg_rewind, quicker on a large database, could not always rewind one that crashed
-  // just after a checkpoint (its end-of-recovery record lies past the fork), and Patroni falls
-  // back to the same copy then.
-  const cloneFrom = async (of: Server, into: Server) => {
-    await rm(into.folder, { recursive: true, force: true })
-    await runPostgresTool(
-      binaries,
-      'pg_basebackup',
-      [
-        ...['-h', '127.0.0.1', '-p', String(of.port), '-U', 'postgres'],
-        ...['-D', into.folder, '-R', '-X', 'stream', '-c', 'fast', '--no-sync'],
-      ],
-      root,
-    )
-  }
-
+  // A failed primary is copied afresh (cloneServer): pg_rewind, quicker on a large database,
+  // could not always rewind one that crashed just after a checkpoint (its end-of-recovery record
+  // lies past the fork), and Patroni falls back to the same copy then.
   try {
     await initServer(primary)
     await primary.start()
     await admin(primary).unsafe(`create database ${DATABASE}`)
-    await cloneFrom(primary, standby)
+    await cloneServer(primary, standby)
     await standby.start()
     await setSynchronous(true)
     await untilStreaming()
@@ -157,7 +148,7 @@ export async function startFailoverPair(binaries: string): Promise<FailoverPair>
       ;[primary, standby] = [standby, primary]
     },
     async rejoinOldPrimary() {
-      await cloneFrom(primary, standby)
+      await cloneServer(primary, standby)
       await standby.start(true)
       const wanted = synchronous
       synchronous = false

@@ -144,6 +144,23 @@ export async function initServer(primary: Server): Promise<void> {
 }
 
 /**
+ * Copies `of` into `into`'s folder (emptied first) with pg_basebackup -R: started, the copy is a
+ * streaming standby of `of`.
+ */
+export async function cloneServer(of: Server, into: Server): Promise<void> {
+  await rm(into.folder, { recursive: true, force: true })
+  await runPostgresTool(
+    of.binaries,
+    'pg_basebackup',
+    [
+      ...['-h', '127.0.0.1', '-p', String(of.port), '-U', 'postgres'],
+      ...['-D', into.folder, '-R', '-X', 'stream', '-c', 'fast', '--no-sync'],
+    ],
+    of.root,
+  )
+}
+
+/**
  * Servers named `names` in a new temporary folder, `stop`ped (after `beforeStop`) and removed
  * once, by `stop()` or when the process exits. The first is the one the others depend on.
  */

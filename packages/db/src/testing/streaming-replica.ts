@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import postgres from 'postgres'
-import { runPostgresTool } from './postgres-binaries.ts'
-import { initServer, serversOfTheirOwn, until } from './postgres-server.ts'
+import { cloneServer, initServer, serversOfTheirOwn, until } from './postgres-server.ts'
 
 export { findPostgresBinaries } from './postgres-binaries.ts'
 
@@ -33,7 +32,7 @@ export async function startStreamingReplica(binaries: string): Promise<Streaming
   const closeAdmins = async () => {
     await Promise.all(admins.map((admin) => admin.end({ timeout: 1 }).catch(() => {})))
   }
-  const { root, servers, stop } = await serversOfTheirOwn(
+  const { servers, stop } = await serversOfTheirOwn(
     binaries,
     'shiplog-replica-',
     ['primary', 'replica'],
@@ -44,15 +43,7 @@ export async function startStreamingReplica(binaries: string): Promise<Streaming
     await initServer(primary)
     await primary.start()
     // -R writes standby.signal and primary_conninfo: the copy starts as a streaming standby.
-    await runPostgresTool(
-      binaries,
-      'pg_basebackup',
-      [
-        ...['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'],
-        ...['-D', replica.folder, '-R', '-X', 'stream', '-c', 'fast', '--no-sync'],
-      ],
-      root,
-    )
+    await cloneServer(primary, replica)
     await replica.start()
     const onPrimary = postgres(primary.url, { max: 1, onnotice: () => {} })
     const onReplica = postgres(replica.url, { max: 1, onnotice: () => {} })
