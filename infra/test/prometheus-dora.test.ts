@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs'
 import { createSql, type Sql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import {
-  answersOk,
   createTestDatabase,
   randomPort,
   seedDeployments,
@@ -134,12 +133,8 @@ beforeAll(async () => {
     DORA_METRICS_PER_APPLICATION: 'true',
     DORA_METRICS_TOP_APPLICATIONS: String(TOP_APPLICATIONS),
   })
-  await waitFor(() => answersOk(`${base}/readyz`), 'the API to be ready', 30_000)
-  await waitFor(
-    () => answersOk(`http://127.0.0.1:${workerPort}/readyz`),
-    'the worker to be ready',
-    30_000,
-  )
+  await api.untilReady(`${base}/readyz`, 'the API to be ready', 30_000)
+  await worker.untilReady(`http://127.0.0.1:${workerPort}/readyz`, 'the worker to be ready', 30_000)
   // The job names the chart's monitors set, which the dashboards and alerts select.
   prometheus = await startPrometheus({
     'shiplog-api': [`127.0.0.1:${apiMetricsPort}`],

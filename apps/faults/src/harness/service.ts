@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { answersOk, waitFor } from '@shiplog/db/testing'
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 
@@ -47,6 +48,25 @@ export class ServiceProcess {
       return Number(match?.[1] ?? 0)
     } catch {
       return 0
+    }
+  }
+
+  /**
+   * Waits until `url` (its `/readyz`) answers 200. A timeout says whether the process still runs
+   * and what it last logged, so a start that failed (a port taken, a crash) explains itself.
+   */
+  async untilReady(url: string, what: string, timeoutMs: number): Promise<void> {
+    try {
+      await waitFor(() => answersOk(url), what, timeoutMs)
+    } catch (error) {
+      const { exitCode, signalCode } = this.child
+      const state =
+        exitCode === null && signalCode === null
+          ? 'still running'
+          : `exited (${exitCode ?? signalCode})`
+      throw new Error(
+        `${(error as Error).message}; the process is ${state}; its last lines: ${JSON.stringify(this.lines.slice(-15))}`,
+      )
     }
   }
 

@@ -1,13 +1,7 @@
 import { createSql, type Sql } from '@shiplog/db/client'
 import { issueApiKey } from '@shiplog/db/issue-api-key'
 import { DeploymentQueue } from '@shiplog/db/queue'
-import {
-  answersOk,
-  createTestDatabase,
-  randomPort,
-  type TestDatabase,
-  waitFor,
-} from '@shiplog/db/testing'
+import { createTestDatabase, randomPort, type TestDatabase, waitFor } from '@shiplog/db/testing'
 import { TcpProxy } from './proxy.ts'
 import { expectReadModelExact } from './read-model.ts'
 import { ServiceProcess } from './service.ts'
@@ -98,7 +92,7 @@ export class Stack {
       ...env,
     })
     const api = { process, base: `http://127.0.0.1:${port}` }
-    await waitFor(() => answersOk(`${api.base}/readyz`), 'the API to be ready', 30_000)
+    await process.untilReady(`${api.base}/readyz`, 'the API to be ready', 30_000)
     this.apis.push(api)
     return api
   }
