@@ -1,4 +1,5 @@
 import type { Sent } from './driver.ts'
+import { commitFor, InFlight, paced } from './pacing.ts'
 import type { Stack } from './stack.ts'
 
 /** What a paced live run sent and saw. */
@@ -11,7 +12,6 @@ export interface LiveLoad {
   rssKiB: { api: number[]; worker: number[] }
 }
 
-const TICK_MS = 10
 const READ_EVERY = 20
 const READS = ['/v1/state', '/v1/deployments?limit=50', '/v1/deployments?status=queued&limit=50']
 
@@ -27,7 +27,7 @@ function liveBody(index: number): string {
     app: `svc-${app}`,
     environment: ['production', 'staging', 'development', 'qa'][Math.floor(index / 300) % 4],
     version: `live-${index}`,
-    commitHash: (index * 2654435761).toString(16).padStart(8, '0').repeat(5).slice(0, 40),
+    commitHash: commitFor(index),
   })
 }
 
@@ -58,11 +58,7 @@ export async function runLiveLoad(
     recordedPerMinute: [],
     rssKiB: { api: [], worker: [] },
   }
-  const inFlight = new Set<Promise<void>>()
-  const track = (promise: Promise<void>) => {
-    inFlight.add(promise)
-    promise.finally(() => inFlight.delete(promise))
-  }
+  const inFlight = new InFlight()
   const post = (index: number) => {
     const startedAt = performance.now()
     const version = `live-${index}`
@@ -104,19 +100,15 @@ export async function runLiveLoad(
     lastMinute = now
   }, 60_000)
 
-  const startedAt = performance.now()
-  let next = 0
-  // Paced by the clock: each tick sends what the rate owes since the start, so a slow tick is
-  // made up by the next, never dropped.
-  while (performance.now() - startedAt < options.seconds * 1000) {
-    const owed = Math.floor(((performance.now() - startedAt) / 1000) * options.rate)
-    for (; next < owed; next++) {
-      track(post(next))
-      if (next % READ_EVERY === 0) track(read(next / READ_EVERY))
-    }
-    await new Promise((resolve) => setTimeout(resolve, TICK_MS))
-  }
-  while (inFlight.size > 0) await Promise.all([...inFlight])
+  await paced(
+    options.rate,
+    (elapsedMs) => elapsedMs < options.seconds * 1000,
+    (index) => {
+      inFlight.track(post(index))
+      if (index % READ_EVERY === 0) inFlight.track(read(index / READ_EVERY))
+    },
+  )
+  await inFlight.settled()
   clearInterval(sampler)
   clearInterval(minutes)
   return result

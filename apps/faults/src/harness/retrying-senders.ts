@@ -1,5 +1,6 @@
 import { createShiplogClient } from '@shiplog/client'
 import type { Sent } from './driver.ts'
+import { commitFor, InFlight, paced } from './pacing.ts'
 
 /** One HTTP attempt a sender made: its answer's status (0: no answer) and when it came. */
 export interface Attempt {
@@ -24,7 +25,7 @@ export interface RetriedLoad {
  */
 export class RetryingSenders {
   private readonly result: RetriedLoad = { deployments: [], attempts: [], retried: 0 }
-  private readonly inFlight = new Set<Promise<void>>()
+  private readonly inFlight = new InFlight()
   private running = true
   private readonly pacing: Promise<void>
 
@@ -62,7 +63,7 @@ export class RetryingSenders {
             environment: index % 2 ? 'production' : 'staging',
             app: `svc-${index % 40}`,
             version,
-            commitHash: (index * 2654435761).toString(16).padStart(8, '0').repeat(5).slice(0, 40),
+            commitHash: commitFor(index),
           },
           { idempotencyKey },
         )
@@ -78,19 +79,11 @@ export class RetryingSenders {
         ms: Math.round(performance.now() - startedAt),
       })
     }
-    this.pacing = (async () => {
-      const startedAt = performance.now()
-      let next = 0
-      while (this.running) {
-        const owed = Math.floor(((performance.now() - startedAt) / 1000) * options.rate)
-        for (; next < owed; next++) {
-          const promise = send(next)
-          this.inFlight.add(promise)
-          promise.finally(() => this.inFlight.delete(promise))
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-    })()
+    this.pacing = paced(
+      options.rate,
+      () => this.running,
+      (index) => this.inFlight.track(send(index)),
+    )
   }
 
   /** Deployments answered 202 so far. */
@@ -102,7 +95,7 @@ export class RetryingSenders {
   async stop(): Promise<RetriedLoad> {
     this.running = false
     await this.pacing
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight])
+    await this.inFlight.settled()
     return this.result
   }
 }

@@ -75,9 +75,10 @@ function enginePools(url: string, role: QueueRole, applicationName: string): Eng
 }
 
 function viaEnginePools({ statements, scripts }: EnginePools): Db {
+  const prepared = viaPostgresJs(statements)
   return {
     executeSql: async (text, values = []) => {
-      if (values.length > 0) return viaPostgresJs(statements).executeSql(text, values)
+      if (values.length > 0) return prepared.executeSql(text, values)
       try {
         return { rows: await scripts.unsafe(text).simple() }
       } catch (error) {

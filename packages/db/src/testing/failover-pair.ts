@@ -84,8 +84,8 @@ export async function startFailoverPair(binaries: string): Promise<FailoverPair>
     synchronous = on
   }
 
-  const untilStreaming = async () => {
-    const wanted = synchronous ? 'sync' : 'async'
+  const untilStreaming = async (sync: boolean) => {
+    const wanted = sync ? 'sync' : 'async'
     let seen: unknown
     await until(
       async () => {
@@ -104,9 +104,6 @@ export async function startFailoverPair(binaries: string): Promise<FailoverPair>
     })
   }
 
-  // A failed primary is copied afresh (cloneServer): pg_rewind, quicker on a large database,
-  // could not always rewind one that crashed just after a checkpoint (its end-of-recovery record
-  // lies past the fork), and Patroni falls back to the same copy then.
   try {
     await initServer(primary)
     await primary.start()
@@ -114,7 +111,7 @@ export async function startFailoverPair(binaries: string): Promise<FailoverPair>
     await cloneServer(primary, standby)
     await standby.start()
     await setSynchronous(true)
-    await untilStreaming()
+    await untilStreaming(true)
   } catch (error) {
     await stop()
     throw error
@@ -139,7 +136,7 @@ export async function startFailoverPair(binaries: string): Promise<FailoverPair>
         }
       }
     },
-    stopPrimary: (mode) => (mode === 'immediate' ? primary.stop() : primary.stopCleanly()),
+    stopPrimary: (mode) => primary.stop(mode),
     restartPrimary: () => primary.start(true),
     async promoteStandby() {
       // Told before it is promoted, as Patroni does: told after, its first commits would wait.
@@ -148,14 +145,17 @@ export async function startFailoverPair(binaries: string): Promise<FailoverPair>
       ;[primary, standby] = [standby, primary]
     },
     async rejoinOldPrimary() {
+      // Copied afresh: pg_rewind, quicker on a large database, could not always rewind a primary
+      // that crashed just after a checkpoint (its end-of-recovery record lies past the fork), and
+      // Patroni falls back to the same copy then.
       await cloneServer(primary, standby)
       await standby.start(true)
-      const wanted = synchronous
-      synchronous = false
-      await untilStreaming()
-      if (wanted) {
-        await setSynchronous(true)
-        await untilStreaming()
+      // The promoted primary waits for no standby (promoteStandby): this one streams
+      // asynchronously first, then becomes synchronous again if replication was.
+      await untilStreaming(false)
+      if (synchronous) {
+        await waitForStandby(primary, true)
+        await untilStreaming(true)
       }
     },
     stop,

@@ -69,22 +69,16 @@ export class Server {
     }
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops it: `immediate` as a crash does (no checkpoint, no WAL flushed), `fast` as a planned
+   * switchover does (clients are told, the WAL is flushed and shipped).
+   */
+  async stop(mode: 'immediate' | 'fast' = 'immediate'): Promise<void> {
     if (!existsSync(join(this.folder, 'postmaster.pid'))) return
     await runPostgresTool(
       this.binaries,
       'pg_ctl',
-      ['stop', '-D', this.folder, '-m', 'immediate', '-w'],
-      this.root,
-    )
-  }
-
-  /** Stops it as a planned switchover does: clients are told, the WAL is flushed and shipped. */
-  async stopCleanly(): Promise<void> {
-    await runPostgresTool(
-      this.binaries,
-      'pg_ctl',
-      ['stop', '-D', this.folder, '-m', 'fast', '-w'],
+      ['stop', '-D', this.folder, '-m', mode, '-w'],
       this.root,
     )
   }
